@@ -1,0 +1,1 @@
+"""The engine core: contract, PRNG, options, registry, built-in bot base."""

@@ -1,0 +1,234 @@
+"""The engine contract shared by every title: Title, State, Decision.
+
+A title subclasses :class:`Title` and :class:`State`. The base classes own what must be the
+same for every title: option resolution, choice checking, the record (options, seed, chance
+outcomes, actions) and replay. A subclass supplies the rules: ``_setup``, ``_decide``,
+``_apply``, ``observation``, ``_result`` and ``_copy_into``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .chance import Chance
+from .errors import ConfigError, IllegalAction, ReplayMismatch
+from .options import Option, resolve
+
+ENGINE_VERSION = "0.1.0"
+RECORD_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the game waits for: which seat decides, what kind of decision, and the options.
+
+    ``options`` are JSON-able dicts in canonical order; a choice is an index into them or a
+    dict equal to one of them.
+    """
+
+    seat: int
+    kind: str
+    options: list[dict]
+
+
+class Title:
+    """A game title: its facts, its rule options, and the factory for its states."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    state_class: ClassVar[type[State]]
+
+    def options(self, players: int, **overrides: Any) -> dict[str, Any]:
+        """Resolved, canonical rule options for ``players`` seats; raises ConfigError."""
+        self._check_players(players)
+        resolved = resolve(self.option_specs, players, overrides)
+        self._check_options(players, resolved)
+        return resolved
+
+    def _check_players(self, players: int) -> None:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ConfigError(f"players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ConfigError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} "
+                f"players, not {players}"
+            )
+
+    def _check_options(self, players: int, options: dict[str, Any]) -> None:
+        """Cross-option checks of the title (override to add)."""
+
+    def option_help(self) -> list[dict[str, Any]]:
+        """The declared options, for documentation, CLIs and forms."""
+        return [
+            {
+                "name": o.name,
+                "description": o.description,
+                "allowed": list(o.allowed),
+                "list": o.is_list,
+            }
+            for o in self.option_specs
+        ]
+
+    def new_game(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> State:
+        """A new game at its first decision. ``options`` default to ``self.options(players)``."""
+        return self._start(players, options, seed, replay=None)
+
+    def _start(self, players, options, seed, replay) -> State:
+        resolved = self.options(players, **(options or {}))
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ConfigError(f"seed must be a non-negative whole number, not {seed!r}")
+        state = self.state_class.__new__(self.state_class)
+        state._init_base(self, players, resolved, seed, Chance(seed, replay))
+        state._setup()
+        return state
+
+    def replay(self, record: dict[str, Any]) -> State:
+        """Rebuild the final state of a recorded game; raises ReplayMismatch if it does not fit."""
+        if record.get("title") != self.id:
+            raise ReplayMismatch(f"record is for {record.get('title')!r}, not {self.id!r}")
+        if record.get("format") != RECORD_FORMAT:
+            raise ReplayMismatch(f"unknown record format {record.get('format')!r}")
+        try:
+            state = self._start(
+                record["players"], record["options"], record["seed"], list(record["chance"])
+            )
+            for step, action in enumerate(record["actions"]):
+                if state.is_over():
+                    raise ReplayMismatch(f"action {step} comes after the end of the game")
+                try:
+                    state.apply(action)
+                except IllegalAction as err:
+                    raise ReplayMismatch(f"action {step} is illegal on replay: {err}") from err
+        except (KeyError, TypeError) as err:
+            raise ReplayMismatch(f"malformed record: {err!r}") from err
+        except ConfigError as err:
+            raise ReplayMismatch(f"record configuration refused: {err}") from err
+        if state._chance._cursor != len(record["chance"]):
+            raise ReplayMismatch("the record has chance outcomes the game never drew")
+        return state
+
+
+class State:
+    """One game in progress. Subclasses implement the rules of their title."""
+
+    __slots__ = ("title", "players", "options", "seed", "_chance", "_actions", "_decision")
+
+    def _init_base(self, title, players, options, seed, chance) -> None:
+        self.title = title
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self._chance = chance
+        self._actions: list[dict] = []
+        self._decision: Decision | None = None
+
+    # -- the contract ------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        """True once the game has ended (no more decisions)."""
+        raise NotImplementedError
+
+    def decision(self) -> Decision:
+        """The pending decision (cached until the next ``apply``)."""
+        if self._decision is None:
+            if self.is_over():
+                raise IllegalAction("the game is over; there is no decision")
+            self._decision = self._decide()
+        return self._decision
+
+    def apply(self, choice: int | dict) -> dict:
+        """Apply one option of the pending decision, by index or equal dict.
+
+        Anything else raises IllegalAction and leaves the state unchanged. Returns the option
+        applied.
+        """
+        options = self.decision().options
+        option = self._resolve_choice(choice, options)
+        self._decision = None
+        self._actions.append(option)
+        self._apply(option)
+        return option
+
+    @staticmethod
+    def _resolve_choice(choice, options: list[dict]) -> dict:
+        if isinstance(choice, int) and not isinstance(choice, bool):
+            if 0 <= choice < len(options):
+                return options[choice]
+            raise IllegalAction(f"choice {choice} is out of range: {len(options)} options")
+        if isinstance(choice, dict):
+            for option in options:
+                if option == choice:
+                    return option
+            raise IllegalAction(f"{choice!r} is not one of the {len(options)} legal options")
+        raise IllegalAction(f"a choice is an option index or an option dict, not {choice!r}")
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, JSON-able, with hidden information removed."""
+        raise NotImplementedError
+
+    def result(self) -> dict[str, Any]:
+        """Scores, ranks (1 = best, ties share), winners, per-seat details and stats."""
+        if not self.is_over():
+            raise IllegalAction("the game is not over yet")
+        return self._result()
+
+    def record(self) -> dict[str, Any]:
+        """The replay record: configuration, seed, chance outcomes and actions."""
+        return {
+            "format": RECORD_FORMAT,
+            "title": self.title.id,
+            "rules_version": self.title.rules_version,
+            "engine_version": ENGINE_VERSION,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "chance": list(self._chance.log),
+            "actions": list(self._actions),
+        }
+
+    def clone(self) -> State:
+        """An independent copy: applying to one never changes the other."""
+        twin = self.__class__.__new__(self.__class__)
+        twin.title = self.title
+        twin.players = self.players
+        twin.options = self.options
+        twin.seed = self.seed
+        twin._chance = self._chance.clone()
+        twin._actions = list(self._actions)
+        twin._decision = self._decision
+        self._copy_into(twin)
+        return twin
+
+    # -- for subclasses ----------------------------------------------------------------
+
+    def _setup(self) -> None:
+        raise NotImplementedError
+
+    def _decide(self) -> Decision:
+        raise NotImplementedError
+
+    def _apply(self, option: dict) -> None:
+        raise NotImplementedError
+
+    def _result(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _copy_into(self, twin: State) -> None:
+        raise NotImplementedError
+
+
+def ranks_from_scores(keys: list) -> list[int]:
+    """Competition ranks (1 = best; equal keys share a rank) for comparable keys, higher better."""
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    ranks = [0] * len(keys)
+    for position, i in enumerate(order):
+        if position and keys[i] == keys[order[position - 1]]:
+            ranks[i] = ranks[order[position - 1]]
+        else:
+            ranks[i] = position + 1
+    return ranks

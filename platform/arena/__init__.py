@@ -1,0 +1,1 @@
+"""Meeple Arena's Django project."""
