@@ -1,0 +1,151 @@
+"""OpenSkill Plackett-Luce ratings per tournament, applied in game order under a row lock.
+
+Weng & Lin (2011), "A Bayesian Approximation Method for Online Ranking", as implemented by the
+``openskill`` package (>= 6.2; model ``PlackettLuce``, ``rate(teams, ranks=...)`` with one-player
+teams, lower rank better, equal ranks tie). Standings show the ordinal mu - 3 sigma.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from arena.games.models import Game, GameSeat
+from arena.tournaments.models import Tournament
+
+from .models import Rating, RatingChange
+
+log = logging.getLogger("arena.ratings")
+MODEL = PlackettLuce()
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def ensure_ratings(tournament: Tournament) -> None:
+    """One rating row per entrant, at the model's prior."""
+    prior = MODEL.rating()
+    existing = set(tournament.ratings.values_list("bot_version_id", flat=True))
+    Rating.objects.bulk_create(
+        Rating(
+            tournament=tournament,
+            bot_version_id=e.bot_version_id,
+            mu=prior.mu,
+            sigma=prior.sigma,
+            ordinal=ordinal(prior.mu, prior.sigma),
+        )
+        for e in tournament.entries.all()
+        if e.bot_version_id not in existing
+    )
+
+
+def rating_ranks(seats: list[GameSeat]) -> list[int]:
+    """Ranks for the rating update: every faulted seat below every clean seat, then the
+    game's own rank; equal keys share a rank (competition ranking, 1 = best)."""
+    keys = [(s.faulted, s.rank) for s in seats]
+    ordered = sorted(keys)
+    return [ordered.index(k) + 1 for k in keys]
+
+
+def apply_pending_ratings(tournament_id: int) -> int:
+    """Rate every finished game not rated yet, in game-number order, stopping at the first
+    game still open, so ratings never depend on which worker finished first. Returns how many
+    games were rated. Call inside a transaction; the tournament row lock serialises callers."""
+    Tournament.objects.select_for_update().get(pk=tournament_id)
+    rated = 0
+    pending = Game.objects.filter(tournament_id=tournament_id, rated=False).order_by("number")
+    for game in pending:
+        if game.status not in Game.DONE:
+            break
+        if game.status == Game.Status.FINISHED:
+            _rate_game(game)
+            rated += 1
+        Game.objects.filter(pk=game.pk).update(rated=True)
+    if rated:
+        check_invariants(tournament_id)
+    return rated
+
+
+def _rate_game(game: Game) -> None:
+    seats = list(game.seats.order_by("seat"))
+    ratings = {
+        r.bot_version_id: r
+        for r in Rating.objects.filter(
+            tournament_id=game.tournament_id, bot_version_id__in=[s.bot_version_id for s in seats]
+        )
+    }
+    teams = [
+        [MODEL.rating(mu=ratings[s.bot_version_id].mu, sigma=ratings[s.bot_version_id].sigma)]
+        for s in seats
+    ]
+    new = MODEL.rate(teams, ranks=[s.rating_rank for s in seats])
+    for seat, (after,) in zip(seats, new, strict=True):
+        rating = ratings[seat.bot_version_id]
+        RatingChange.objects.create(
+            rating=rating,
+            game=game,
+            mu_before=rating.mu,
+            sigma_before=rating.sigma,
+            mu=after.mu,
+            sigma=after.sigma,
+            ordinal=ordinal(after.mu, after.sigma),
+        )
+        rating.mu, rating.sigma = after.mu, after.sigma
+        rating.ordinal = ordinal(after.mu, after.sigma)
+        rating.games += 1
+        rating.wins += int(seat.winner)
+        rating.score_total += seat.score or 0
+        rating.faulted_games += int(seat.faulted)
+        rating.save(
+            update_fields=[
+                "mu",
+                "sigma",
+                "ordinal",
+                "games",
+                "wins",
+                "score_total",
+                "faulted_games",
+            ]
+        )
+
+
+def check_invariants(tournament_id: int) -> bool:
+    """One rating change per seat of each rated finished game, finite values, and rated games
+    forming a prefix in game order. Logs at critical level when one breaks."""
+    problems = []
+    ratings = Rating.objects.filter(tournament_id=tournament_id)
+    for r in ratings:
+        if not (math.isfinite(r.mu) and math.isfinite(r.sigma) and r.sigma > 0):
+            problems.append(f"rating {r.pk} is not finite: mu={r.mu} sigma={r.sigma}")
+    games = Game.objects.filter(tournament_id=tournament_id)
+    first_unrated = (
+        games.filter(rated=False).order_by("number").values_list("number", flat=True).first()
+    )
+    if first_unrated is not None and games.filter(rated=True, number__gt=first_unrated).exists():
+        problems.append(f"games after game {first_unrated} were rated before it")
+    seat_count = GameSeat.objects.filter(
+        game__tournament_id=tournament_id, game__rated=True, game__status=Game.Status.FINISHED
+    ).count()
+    change_count = RatingChange.objects.filter(rating__tournament_id=tournament_id).count()
+    if seat_count != change_count:
+        problems.append(f"{change_count} rating changes for {seat_count} rated seats")
+    for problem in problems:
+        log.critical(
+            "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}
+        )
+    return not problems
+
+
+def recompute_ratings(tournament_id: int) -> int:
+    """Throw the tournament's ratings away and rate its games again from the prior."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        RatingChange.objects.filter(rating__tournament=tournament).delete()
+        tournament.ratings.all().delete()
+        Game.objects.filter(tournament=tournament).update(rated=False)
+        ensure_ratings(tournament)
+        return apply_pending_ratings(tournament_id)

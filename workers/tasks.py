@@ -1,0 +1,96 @@
+"""Celery tasks: thin adapters between the broker and the platform's service functions.
+
+Each task takes ids only, is acknowledged late (a worker lost mid-game leaves the message to be
+redelivered, and the claim makes a redelivery harmless), and calls the match runner in the
+sandbox. A bot that crashes or times out is a game outcome stored with the game; only failures
+of the runner itself release the game for another attempt.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import traceback
+
+from celery import shared_task
+from django.conf import settings
+
+log = logging.getLogger("arena.workers")
+WORKER = f"{socket.gethostname()}:{__import__('os').getpid()}"
+
+
+@shared_task(
+    name="workers.play_game", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def play_game(game_id: int) -> None:
+    from arena.games import services
+
+    job = services.claim_game(game_id, worker=WORKER)
+    if job is None:
+        return
+    try:
+        outcome = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+        )
+    except Exception:  # the runner itself broke (not a bot): try again elsewhere, then fail
+        services.release_game(game_id, reason=traceback.format_exc(limit=5))
+        log.exception("game.runner.error %s", {"game_id": game_id})
+        return
+    services.store_game_result(game_id, outcome)
+
+
+@shared_task(
+    name="workers.validate_bot_version",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def validate_bot_version(version_id: int) -> None:
+    from arena.bots import services
+
+    started = services.start_validation(version_id)
+    if started is None:
+        return
+    version, plan = started
+    try:
+        from workers.match import validate_bot
+
+        report = validate_bot(version.bot.title, plan.path, limits=bot_limits())
+        ok, reason, stderr = report.ok, report.reason or "", report.stderr or ""
+    except Exception:
+        ok, reason, stderr = False, "the validator failed: " + traceback.format_exc(limit=3), ""
+        log.exception("bot.validation.error %s", {"version_id": version_id})
+    services.finish_validation(
+        version_id, ok=ok, reason=reason or "passed a smoke game", stderr=stderr
+    )
+
+
+@shared_task(name="workers.sweep_games", ignore_result=True)
+def sweep_games() -> None:
+    from arena.games.services import sweep_games as sweep
+
+    sweep()
+
+
+def bot_limits(decision_ms: int | None = None, bank_ms: int | None = None) -> dict:
+    return {
+        "decision_ms": decision_ms or settings.ARENA_BOT_DECISION_MS,
+        "bank_ms": settings.ARENA_BOT_BANK_MS if bank_ms is None else bank_ms,
+        "memory_mb": settings.ARENA_BOT_MEMORY_MB,
+    }
+
+
+def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dict:
+    """Run one game through the match runner and return its JSON outcome."""
+    from workers.match import SeatSpec, run_match
+
+    specs = [SeatSpec(kind=s.kind, name=s.name, path=s.path) for s in seats]
+    result = run_match(
+        title, specs, seed=seed, options=options, limits=limits, sandbox=settings.ARENA_SANDBOX
+    )
+    outcome = result.to_json()
+    if isinstance(outcome, str):
+        import json
+
+        outcome = json.loads(outcome)
+    return outcome
