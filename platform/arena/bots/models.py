@@ -112,3 +112,25 @@ class BotVersion(models.Model):
             validated_at=timezone.now(),
         )
         return n == 1
+
+
+# Fewest finished games before a fault rate is worth flagging.
+FAULT_FLAG_MIN_GAMES = 5
+
+
+def fault_summary(bot: Bot) -> dict:
+    """Games, faulted games and whether the bot is flagged for faulting in many games."""
+    from django.conf import settings
+
+    from arena.games.models import Game, GameSeat
+
+    seats = GameSeat.objects.filter(bot_version__bot=bot, game__status=Game.Status.FINISHED)
+    games = seats.count()
+    faulted = seats.exclude(status=GameSeat.Status.OK).count()
+    percent = round(100 * faulted / games) if games else 0
+    return {
+        "games": games,
+        "faulted": faulted,
+        "percent": percent,
+        "flagged": games >= FAULT_FLAG_MIN_GAMES and percent >= settings.ARENA_FAULT_FLAG_PERCENT,
+    }
