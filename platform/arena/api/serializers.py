@@ -26,7 +26,9 @@ class BotSerializer(serializers.ModelSerializer):
 
 class BotVersionSerializer(serializers.ModelSerializer):
     bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
-    file = serializers.FileField(write_only=True, help_text="a .py file or a zip with bot.json")
+    file = serializers.FileField(
+        write_only=True, allow_empty_file=True, help_text="a .py file or a zip with bot.json"
+    )
     validation_stderr = serializers.SerializerMethodField()
 
     class Meta:
