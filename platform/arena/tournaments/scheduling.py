@@ -79,12 +79,13 @@ def ladder_pick(
     n = len(games_played)
     _check(n, seats)
     first = min(range(n), key=lambda i: (games_played[i], i))
-    others = sorted(
-        (i for i in range(n) if i != first),
-        key=lambda i: (abs(ordinals[i] - ordinals[first]), games_played[i], i),
-    )
+
+    def distance(i: int) -> float:
+        return abs(ordinals[i] - ordinals[first])
+
+    others = sorted((i for i in range(n) if i != first), key=lambda i: (distance(i), i))
     # Among the 2(seats-1) closest, prefer those who played least, so nobody starves.
-    pool = sorted(others[: 2 * (seats - 1)], key=lambda i: (games_played[i], i))
+    pool = sorted(others[: 2 * (seats - 1)], key=lambda i: (games_played[i], distance(i), i))
     chosen = [first, *pool[: seats - 1]]
     order = _shuffled(seats, derive_seed(seed, "ladder", number))
     return PlannedGame(number, game_seed(seed, "game", number), tuple(chosen[i] for i in order))

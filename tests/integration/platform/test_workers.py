@@ -1,0 +1,123 @@
+"""Tournaments played to the end by real Celery worker processes (Redis broker, PostgreSQL)."""
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.db.models import Sum
+from django.utils import timezone
+
+from arena.games import services as games
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating, RatingChange
+from arena.tournaments import services as tournaments
+from arena.tournaments.models import Tournament
+from tests.factories import make_builtin, make_tournament, make_user
+from tests.support.platform import wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_to_the_end(tournament: Tournament, timeout: float = 180) -> Tournament:
+    tournaments.start_tournament(tournament.pk)
+
+    def done():
+        t = Tournament.objects.get(pk=tournament.pk)
+        return t if t.status == Tournament.Status.FINISHED else None
+
+    return wait_for(done, timeout=timeout, what=f"tournament {tournament.name} to finish")
+
+
+def assert_standings_match_stored_games(tournament: Tournament) -> None:
+    finished = GameSeat.objects.filter(game__tournament=tournament, game__status="finished")
+    assert not Game.objects.filter(tournament=tournament, rated=False).exists()
+    for rating in Rating.objects.filter(tournament=tournament):
+        seats = finished.filter(bot_version=rating.bot_version)
+        assert rating.games == seats.count()
+        assert rating.wins == seats.filter(winner=True).count()
+        assert rating.score_total == (seats.aggregate(s=Sum("score"))["s"] or 0)
+        assert rating.faulted_games == seats.exclude(status="ok").count()
+        history = list(rating.history.order_by("game__number"))
+        assert len(history) == rating.games
+        if history:
+            assert (history[-1].mu, history[-1].sigma) == (rating.mu, rating.sigma)
+    assert RatingChange.objects.filter(rating__tournament=tournament).count() == finished.count()
+
+
+@pytest.fixture
+def entrants(toy_title):
+    alice = make_user("alice")
+    return alice, [make_builtin(alice, builtin="random") for _ in range(3)]
+
+
+def test_a_round_robin_runs_to_the_end_on_real_workers(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions, seats=2, rounds=2))
+    games = Game.objects.filter(tournament=tournament)
+    assert games.count() == 6 and not games.exclude(status="finished").exists()
+    assert all(g.record and g.record["title"] == "toy" for g in games)
+    per_seat = Counter(
+        GameSeat.objects.filter(game__tournament=tournament).values_list("bot_version", "seat")
+    )
+    assert set(per_seat.values()) == {2}  # every entrant twice in each seat
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_duplicate_tournament_replays_each_table_with_one_seed(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(
+        make_tournament(alice, versions, seats=3, format=Tournament.Format.DUPLICATE)
+    )
+    games = list(Game.objects.filter(tournament=tournament))
+    assert len(games) == 3 and len({g.seed for g in games}) == 1
+    decks = {tuple(g.record["chance"]) for g in games}
+    assert len(decks) == 1  # the same cards in every rotation
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_ladder_plays_its_games_and_closes(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(
+        make_tournament(alice, versions, seats=2, format=Tournament.Format.LADDER, ladder_games=7)
+    )
+    games = Game.objects.filter(tournament=tournament)
+    assert games.count() == 7 and not games.exclude(status="finished").exists()
+    counts = Counter(
+        GameSeat.objects.filter(game__tournament=tournament).values_list("bot_version", flat=True)
+    )
+    assert max(counts.values()) - min(counts.values()) <= 2  # nobody starves
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_second_delivery_of_a_played_game_finds_nothing_to_do(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
+    game = Game.objects.filter(tournament=tournament).first()
+    stored = (game.attempts, game.finished_at, game.record)
+    from workers.celery import app
+
+    app.send_task("workers.play_game", args=[game.pk])
+    wait_for(
+        lambda: (
+            f"'game_id': {game.pk}, 'worker'"
+            in celery_workers.log().split("game.claim.skipped")[-1]
+        ),
+        what="the worker to skip the duplicate",
+    )
+    game.refresh_from_db()
+    assert (game.attempts, game.finished_at, game.record) == stored
+
+
+def test_a_game_held_by_a_lost_worker_is_swept_and_played_again(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
+    game = Game.objects.filter(tournament=tournament).last()
+    # Pretend a worker claimed it again and died: running, lease expired, result lost.
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.RUNNING, lease_until=timezone.now() - timedelta(seconds=1), rated=True
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    assert games.sweep_games()["requeued"] == 1
+    wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", what="the replay")
+    game.refresh_from_db()
+    assert game.attempts == 2
