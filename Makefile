@@ -21,8 +21,12 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap chromium; \
 	  else echo "Install bubblewrap and chromium (Debian packages) to run every test"; fi; }
 
+# The platform demo on embedded defaults (SQLite, filesystem broker): migrate, seed, then a
+# worker plays the demo tournaments while the site serves http://127.0.0.1:8000 (Ctrl-C stops all).
 demo: setup
-	$(PY) -m engine demo
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	$(PY) manage.py run_demo
 
 test: setup system-deps
 	$(PY) -m pytest -n 2 -q

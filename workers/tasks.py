@@ -47,22 +47,9 @@ def play_game(game_id: int) -> None:
 )
 def validate_bot_version(version_id: int) -> None:
     from arena.bots import services
+    from workers.match import validate_bot
 
-    started = services.start_validation(version_id)
-    if started is None:
-        return
-    version, plan = started
-    try:
-        from workers.match import validate_bot
-
-        report = validate_bot(version.bot.title, plan.path, limits=bot_limits())
-        ok, reason, stderr = report.ok, report.reason or "", report.stderr or ""
-    except Exception:
-        ok, reason, stderr = False, "the validator failed: " + traceback.format_exc(limit=3), ""
-        log.exception("bot.validation.error %s", {"version_id": version_id})
-    services.finish_validation(
-        version_id, ok=ok, reason=reason or "passed a smoke game", stderr=stderr
-    )
+    services.validate_version(version_id, validator=validate_bot, limits=bot_limits())
 
 
 @shared_task(name="workers.sweep_games", ignore_result=True)

@@ -58,7 +58,13 @@ def database_from_url(url: str) -> dict:
         path = unquote(parts.path)
         if not path or path == "/":
             raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no SQLite file: {url!r}")
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path, "OPTIONS": {"timeout": 30}}
+        # IMMEDIATE: a write transaction takes the lock up front, so the web process and the
+        # workers queue for it instead of failing to upgrade a read lock.
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+        }
     if parts.scheme in ("postgres", "postgresql"):
         name = unquote(parts.path.lstrip("/"))
         if not name:

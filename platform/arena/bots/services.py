@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import engine
@@ -105,19 +106,28 @@ def seat_plan(version: BotVersion) -> SeatPlan:
     return SeatPlan("process", version.label, str(path))
 
 
-def start_validation(version_id: int) -> tuple[BotVersion, SeatPlan] | None:
-    """pending -> validating; None when the version is gone or another worker has it."""
+def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:
+    """pending -> validating -> ready | rejected, with the validator's reason and stderr.
+
+    ``validator(title, path, limits=...)`` is the match runner's ``validate_bot`` (a smoke
+    game in the sandbox against built-in bots). Returns None when the version is gone or
+    another worker has it already."""
     version = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
     if version is None or not version.claim_for_validation():
         log.info("bot.validation.skipped %s", {"version_id": version_id})
         return None
-    return version, seat_plan(version)
-
-
-def finish_validation(version_id: int, *, ok: bool, reason: str, stderr: str) -> None:
-    from django.conf import settings
-
-    version = BotVersion.objects.get(pk=version_id)
+    try:
+        report = validator(version.bot.title, seat_plan(version).path, limits=limits)
+        ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
+    except Exception as err:  # the validator itself broke: say so, and let the owner retry
+        log.exception("bot.validation.error %s", {"version_id": version_id})
+        ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""
     cap = settings.ARENA_BOT_STDERR_BYTES
-    version.finish_validation(ok=ok, reason=reason[:4000], stderr=stderr[-cap:] if cap else "")
+    version.finish_validation(
+        ok=ok,
+        reason=(reason or ("passed a smoke game" if ok else "failed the smoke game"))[:4000],
+        stderr=stderr[-cap:] if cap else "",
+    )
     log.info("bot.validation.finished %s", {"version_id": version_id, "ok": ok})
+    version.refresh_from_db()
+    return version
