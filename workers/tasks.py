@@ -9,14 +9,16 @@ of the runner itself release the game for another attempt.
 from __future__ import annotations
 
 import logging
+import os
 import socket
+import time
 import traceback
 
 from celery import shared_task
 from django.conf import settings
 
 log = logging.getLogger("arena.workers")
-WORKER = f"{socket.gethostname()}:{__import__('os').getpid()}"
+WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
 @shared_task(
@@ -47,9 +49,8 @@ def play_game(game_id: int) -> None:
 )
 def validate_bot_version(version_id: int) -> None:
     from arena.bots import services
-    from workers.match import validate_bot
 
-    services.validate_version(version_id, validator=validate_bot, limits=bot_limits())
+    services.validate_version(version_id, validator=validate, limits=bot_limits())
 
 
 @shared_task(name="workers.sweep_games", ignore_result=True)
@@ -60,31 +61,48 @@ def sweep_games() -> None:
 
 
 def bot_limits(decision_ms: int | None = None, bank_ms: int | None = None) -> dict:
+    """The platform's limits for one bot (tournament time control over the settings)."""
     return {
         "decision_ms": decision_ms or settings.ARENA_BOT_DECISION_MS,
         "bank_ms": settings.ARENA_BOT_BANK_MS if bank_ms is None else bank_ms,
         "memory_mb": settings.ARENA_BOT_MEMORY_MB,
+        "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
     }
 
 
+def _runner_limits(limits: dict):
+    from workers.limits import Limits
+
+    return Limits.from_env().replace(**limits)
+
+
+def validate(title: str, path: str, *, limits: dict):
+    """The match runner's smoke game for an uploaded bot, with the platform's sandbox."""
+    from workers.match import validate_bot
+
+    return validate_bot(title, path, limits=_runner_limits(limits), sandbox=settings.ARENA_SANDBOX)
+
+
 def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dict:
-    """Run one game through the match runner and return its JSON outcome."""
+    """Run one game through the match runner in the sandbox; its JSON outcome plus wall time."""
     try:
         from workers.match import SeatSpec, run_match
     except ModuleNotFoundError as err:
         if err.name != "workers.match" or any(s.kind != "builtin" for s in seats):
             raise
         return _play_builtins_in_process(title, seats, seed=seed, options=options)
-
     specs = [SeatSpec(kind=s.kind, name=s.name, path=s.path) for s in seats]
+    started = time.perf_counter()
     result = run_match(
-        title, specs, seed=seed, options=options, limits=limits, sandbox=settings.ARENA_SANDBOX
+        title,
+        specs,
+        seed=seed,
+        options=options,
+        limits=_runner_limits(limits),
+        sandbox=settings.ARENA_SANDBOX,
     )
     outcome = result.to_json()
-    if isinstance(outcome, str):
-        import json
-
-        outcome = json.loads(outcome)
+    outcome["match_ms"] = round(1000 * (time.perf_counter() - started))
     return outcome
 
 

@@ -204,7 +204,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 ARENA_SANDBOX = env_choice("ARENA_SANDBOX", "bwrap", ("bwrap", "none"))
 ARENA_BOT_DECISION_MS = env_int("ARENA_BOT_DECISION_MS", 1000, low=10, high=600_000)
 ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", 10_000, low=0, high=3_600_000)
-ARENA_BOT_MEMORY_MB = env_int("ARENA_BOT_MEMORY_MB", 512, low=32, high=65_536)
+ARENA_BOT_MEMORY_MB = env_int("ARENA_BOT_MEMORY_MB", 1024, low=32, high=65_536)
 ARENA_BOT_STDERR_BYTES = env_int("ARENA_BOT_STDERR_BYTES", 64 * 1024, low=0, high=1 << 26)
 # A running game whose lease has expired is requeued by the sweeper; after this many
 # attempts it is marked failed with the reason.

@@ -101,7 +101,7 @@ def _check_zip(data: bytes, title: str) -> str:
     if MANIFEST not in names:
         raise UploadRefused(
             f"The zip has no {MANIFEST} at its top level, so there is no entry point. Add "
-            f'{MANIFEST} containing {{"entry": "bot.py"}} (the file to run) next to your code.'
+            f'{MANIFEST} containing {{"title": "{title}", "entry": "bot.py"}} next to your code.'
         )
     manifest = _read_manifest(archive.read(MANIFEST))
     entry = manifest.get("entry")
@@ -113,7 +113,9 @@ def _check_zip(data: bytes, title: str) -> str:
             f"{MANIFEST} names the entry point {entry!r}, but the zip has no such file."
         )
     declared = manifest.get("title")
-    if declared is not None and declared != title:
+    if not isinstance(declared, str) or not declared:
+        raise UploadRefused(f'{MANIFEST} names no title. Add "title": "{title}" to it.')
+    if declared != title:
         raise UploadRefused(
             f"{MANIFEST} says this bot plays {declared!r}, but this bot is for {title!r}. "
             "Upload it to a bot of the right title, or fix the manifest."

@@ -53,6 +53,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
             "decision_ms": tournament.decision_ms,
             "bank_ms": tournament.bank_ms,
             "memory_mb": settings.ARENA_BOT_MEMORY_MB,
+            "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
         },
     )
 
@@ -99,7 +100,7 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
         game.stats = result.get("stats") or {}
         game.engine_version = str(record.get("engine_version", ""))
         game.rules_version = str(record.get("rules_version", ""))
-        game.match_ms = _match_ms(outcome.get("timings"))
+        game.match_ms = _match_ms(outcome)
         game.error = ""
         game.save()
         store_analytics(game, result, game.tournament.title)
@@ -141,14 +142,9 @@ def _fill_seats(seats: list[GameSeat], result: dict, outcome: dict) -> None:
         seat.rating_rank = rank
 
 
-def _match_ms(timings: Any) -> int | None:
-    if isinstance(timings, dict):
-        for key in ("match_ms", "total_ms", "wall_ms"):
-            if isinstance(timings.get(key), int | float):
-                return int(timings[key])
-        if isinstance(timings.get("wall_s"), int | float):
-            return int(timings["wall_s"] * 1000)
-    return None
+def _match_ms(outcome: dict) -> int | None:
+    value = outcome.get("match_ms")
+    return int(value) if isinstance(value, int | float) else None
 
 
 def release_game(game_id: int, *, reason: str) -> str:

@@ -14,6 +14,8 @@ from tests.factories import RANDOM_BOT_SOURCE, make_bot, make_user, zip_bytes
 
 pytestmark = pytest.mark.django_db
 
+MANIFEST = {"title": "citadels", "entry": "bot.py"}
+
 
 @pytest.fixture
 def alice_bot(client, settings, tmp_path):
@@ -96,19 +98,17 @@ def test_it_refuses_a_py_file_that_is_not_utf8(client, alice_bot):
 
 
 def test_it_refuses_a_zip_with_a_py_file_that_is_not_utf8(client, alice_bot):
-    data = zip_bytes({"bot.py": "x = 'é'".encode("latin-1")}, manifest={"entry": "bot.py"})
+    data = zip_bytes({"bot.py": "x = 'é'".encode("latin-1")}, manifest=MANIFEST)
     assert_refused(client, alice_bot, "bot.zip", data, "bot.py is not UTF-8")
 
 
 def test_it_refuses_a_zip_with_path_traversal(client, alice_bot):
-    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE, "../evil.py": "x"}, manifest={"entry": "bot.py"})
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE, "../evil.py": "x"}, manifest=MANIFEST)
     assert_refused(client, alice_bot, "bot.zip", data, "'../evil.py'", "outside")
 
 
 def test_it_refuses_a_zip_with_an_absolute_path(client, alice_bot):
-    data = zip_bytes(
-        {"bot.py": RANDOM_BOT_SOURCE, "/etc/cron.d/evil": "x"}, manifest={"entry": "bot.py"}
-    )
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE, "/etc/cron.d/evil": "x"}, manifest=MANIFEST)
     assert_refused(client, alice_bot, "bot.zip", data, "absolute path")
 
 
@@ -125,7 +125,7 @@ def test_it_refuses_a_zip_with_a_device_file(client, alice_bot):
 def test_it_refuses_a_zip_bomb_before_unpacking(client, alice_bot, settings):
     bomb = zip_bytes(
         {"bot.py": RANDOM_BOT_SOURCE, "data.bin": b"\0" * (30 * 1024 * 1024)},
-        manifest={"entry": "bot.py"},
+        manifest=MANIFEST,
     )
     assert len(bomb) < settings.ARENA_UPLOAD_MAX_BYTES  # small on the wire
     assert_refused(client, alice_bot, "bot.zip", bomb, "zip bomb", "Nothing was unpacked")
@@ -135,7 +135,7 @@ def test_it_refuses_a_zip_that_unpacks_too_large(client, alice_bot, settings):
     settings.ARENA_UPLOAD_MAX_UNPACKED_BYTES = 4096
     data = zip_bytes(
         {"bot.py": RANDOM_BOT_SOURCE, "notes.txt": bytes(range(256)) * 40},
-        manifest={"entry": "bot.py"},
+        manifest=MANIFEST,
     )
     assert_refused(client, alice_bot, "bot.zip", data, "Unpacked, the zip would take")
 
@@ -144,7 +144,11 @@ def test_it_refuses_a_zip_with_too_many_files(client, alice_bot, settings):
     settings.ARENA_UPLOAD_MAX_FILES = 5
     files = {f"f{i}.py": "x = 1\n" for i in range(10)}
     assert_refused(
-        client, alice_bot, "bot.zip", zip_bytes(files, manifest={"entry": "f1.py"}), "at most 5"
+        client,
+        alice_bot,
+        "bot.zip",
+        zip_bytes(files, manifest={"entry": "f1.py", "title": "citadels"}),
+        "at most 5",
     )
 
 
@@ -154,8 +158,13 @@ def test_it_refuses_a_zip_without_a_manifest(client, alice_bot):
 
 
 def test_it_refuses_a_manifest_naming_a_missing_entry_point(client, alice_bot):
-    data = zip_bytes({"main.py": RANDOM_BOT_SOURCE}, manifest={"entry": "bot.py"})
+    data = zip_bytes({"main.py": RANDOM_BOT_SOURCE}, manifest=MANIFEST)
     assert_refused(client, alice_bot, "bot.zip", data, "'bot.py'", "no such file")
+
+
+def test_it_refuses_a_manifest_without_a_title(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE}, manifest={"entry": "bot.py"})
+    assert_refused(client, alice_bot, "bot.zip", data, "names no title", '"title": "citadels"')
 
 
 def test_it_refuses_a_bot_for_the_wrong_title(client, alice_bot):

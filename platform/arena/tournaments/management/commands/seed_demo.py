@@ -90,17 +90,9 @@ class Command(BaseCommand):
         except UploadRefused:
             version = bot.versions.order_by("-number").first()
         if validate and version.status == BotVersion.Status.PENDING:
-            from workers.match import validate_bot  # the same check a worker runs
+            from workers.tasks import bot_limits, validate  # the same check a worker runs
 
-            bot_services.validate_version(
-                version.pk,
-                validator=validate_bot,
-                limits={
-                    "decision_ms": settings.ARENA_BOT_DECISION_MS,
-                    "bank_ms": settings.ARENA_BOT_BANK_MS,
-                    "memory_mb": settings.ARENA_BOT_MEMORY_MB,
-                },
-            )
+            bot_services.validate_version(version.pk, validator=validate, limits=bot_limits())
             version.refresh_from_db()
         self.stdout.write(f"{title_id}: starter kit v{version.number} is {version.status}")
         return version
