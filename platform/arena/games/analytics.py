@@ -21,18 +21,26 @@ def store_analytics(game: Game, result: dict[str, Any], title: str) -> None:
 
 
 def characters_by_round(result: dict[str, Any]) -> list[tuple[int, int, str]]:
-    """(seat, round, character) triples; a seat holding two characters in a round gives two."""
+    """(seat, round, character) triples, rounds from 1; a seat holding two characters in a
+    round (2-3 players) gives two. Read from ``stats["characters_by_round"]`` (round, then
+    seat, then the characters held) or, per seat, ``details[seat]["characters"]``."""
     rows: list[tuple[int, int, str]] = []
+    by_round = (result.get("stats") or {}).get("characters_by_round")
+    if isinstance(by_round, list):
+        for rnd, seats in enumerate(by_round, start=1):
+            for seat, held in enumerate(seats or []):
+                rows.extend((seat, rnd, str(name)) for name in _names(held))
+        return rows
     for seat, details in enumerate(result.get("details") or []):
-        held = (details or {}).get("characters") or (details or {}).get("characters_by_round")
-        for rnd, chars in enumerate(held or [], start=1):
-            if isinstance(chars, dict):
-                rnd = int(chars.get("round", rnd))
-                chars = chars.get("characters", chars.get("character"))
-            for name in chars if isinstance(chars, list) else [chars]:
-                if name:
-                    rows.append((seat, rnd, str(name)))
+        for rnd, held in enumerate((details or {}).get("characters") or [], start=1):
+            rows.extend((seat, rnd, str(name)) for name in _names(held))
     return rows
+
+
+def _names(held: Any) -> list:
+    if isinstance(held, list):
+        return [h for h in held if h]
+    return [held] if held else []
 
 
 def _store_characters(game: Game, result: dict[str, Any]) -> None:
@@ -43,21 +51,21 @@ def _store_characters(game: Game, result: dict[str, Any]) -> None:
     )
 
 
-def crane_configuration(result: dict[str, Any]) -> tuple[str, dict] | None:
+def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tuple[str, dict]:
+    """A label such as ``crane_order=first_game, crane_side=A`` and its parts: every ``crane*``
+    figure the game reports in its stats, else the ``crane*`` rule options it was played with."""
     stats = result.get("stats") or {}
-    for key in ("crane_configuration", "cranes", "crane"):
-        if key in stats:
-            value = stats[key]
-            if isinstance(value, str):
-                return value, {"value": value}
-            if isinstance(value, dict) and "label" in value:
-                return str(value["label"]), value
-            return json.dumps(value, sort_keys=True, separators=(",", ":"))[:200], {"value": value}
-    return None
+    parts = {k: v for k, v in sorted(stats.items()) if k.startswith("crane")}
+    if not parts:
+        parts = {k: v for k, v in sorted(options.items()) if k.startswith("crane")}
+    label = ", ".join(
+        f"{k}={v if isinstance(v, str | int) else json.dumps(v, separators=(',', ':'))}"
+        for k, v in parts.items()
+    )
+    return label[:200], parts
 
 
 def _store_crane_configuration(game: Game, result: dict[str, Any]) -> None:
-    found = crane_configuration(result)
-    if found is not None:
-        label, details = found
-        PragaCraneConfiguration.objects.create(game=game, configuration=label, details=details)
+    label, parts = crane_configuration(result, game.options or {})
+    if label:
+        PragaCraneConfiguration.objects.create(game=game, configuration=label, details=parts)
