@@ -47,6 +47,9 @@ def observe(s, seat: int) -> dict:
         if 0 < s.calling <= 9 and lineup[s.calling] >= 0
         else None,
         "turn_seat": s.t_seat,
+        "killed": _character_at(s, s.killed),
+        "robbed": _character_at(s, s.robbed),
+        "bewitched": _character_at(s, s.bewitched),
         "end_districts": current_threshold(s),
         "bell_tower": s.bell_tower,
         "end_triggered": s.end_triggered,
@@ -54,6 +57,10 @@ def observe(s, seat: int) -> dict:
         "pending": _pending(s, seat),
         "events": s.events[:],
     }
+
+
+def _character_at(s, rank: int):
+    return CHARACTER_IDS[s.lineup[rank]] if rank else None
 
 
 def _pending(s, seat: int):

@@ -17,8 +17,10 @@ from .cards import (
     EMPEROR,
     GRAVEYARD,
     GREAT_WALL,
+    HAUNTED_CITY,
     KEEP,
     MAGICIAN,
+    MUSEUM,
     NAVIGATOR,
     QUEEN,
     SCHOOL_OF_MAGIC,
@@ -481,8 +483,6 @@ def exchange_give(s, seat, payload, option: dict) -> None:
     mine_adorned, theirs_adorned = s.adorned[seat], s.adorned[victim]
     mine[given], theirs[taken] = theirs[taken], mine[given]
     mine_adorned[given], theirs_adorned[taken] = theirs_adorned[taken], mine_adorned[given]
-    from .cards import HAUNTED_CITY, MUSEUM
-
     if MUSEUM in (kind, given_kind):
         s.museum[seat], s.museum[victim] = s.museum[victim], s.museum[seat]
     if HAUNTED_CITY in (kind, given_kind):

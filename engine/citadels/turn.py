@@ -8,6 +8,7 @@ from .cards import (
     ARCHITECT,
     BALL_ROOM,
     BELL_TOWER,
+    BISHOP,
     CHARACTER_IDS,
     COLOUR,
     COST,
@@ -153,8 +154,6 @@ def reveal(s, rank: int, seat: int) -> bool:
         for debtor in s.tax_owed:
             pay_tax(s, debtor)
         s.tax_owed = []
-    from .cards import BISHOP
-
     if character == BISHOP:
         # seed 001 FAQ 女巫: a bewitched Bishop's protection goes to the Witch's city.
         s.protected = s.witch if rank == s.bewitched else seat
