@@ -123,3 +123,20 @@ def total_cards(s) -> int:
         + sum(map(len, s.museum))
         + pending
     )
+
+
+def finish_round(s) -> None:
+    """Play the rest of the round plainly: take gold, end turns, first option elsewhere."""
+    from engine.citadels.phases import TURN
+
+    while not s.is_over() and s.phase == TURN:
+        decision = s.decision()
+        if decision.kind == "action":
+            s.apply({"kind": "take_gold"})
+        elif {"kind": "end_turn"} in decision.options:
+            s.apply({"kind": "end_turn"})
+        else:
+            s.apply(0)
+
+
+EIGHT = ["manor", "castle", "palace", "temple", "church", "monastery", "tavern"]  # + 1 = 8

@@ -162,7 +162,9 @@ def test_the_warlord_collects_for_military_districts():
 
 def test_the_warlords_destruction_ends_his_turn():
     # seed 001 軍閥: the destruction happens at the end of the turn.
-    s = table(characters={0: "warlord", 1: "queen"}, cities={1: ["tavern"]}, options={"rank9": "queen"})
+    s = table(
+        characters={0: "warlord", 1: "queen"}, cities={1: ["tavern"]}, options={"rank9": "queen"}
+    )
     do(s, "take_gold")
     do(s, "destroy", seat=1, district="tavern")
     assert s.decision().seat == 1

@@ -4,7 +4,9 @@ from .builders import dark, do, kinds, names, offers, table
 
 
 def witch_table(target, **kw):
-    return table(options=dark("witch", **kw.pop("opts", {})), characters={0: "witch", 1: target}, **kw)
+    return table(
+        options=dark("witch", **kw.pop("opts", {})), characters={0: "witch", 1: target}, **kw
+    )
 
 
 def test_the_witch_bewitches_after_her_action_and_her_turn_ends_at_once():
@@ -143,7 +145,9 @@ def test_a_crown_recipient_with_nothing_pays_nothing():
 
 
 def test_the_abbot_takes_one_gold_from_the_single_richest_player():
-    s = table(options=dark("abbot"), characters={0: "abbot"}, gold={1: 5, 2: 3}, cities={0: ["temple"]})
+    s = table(
+        options=dark("abbot"), characters={0: "abbot"}, gold={1: 5, 2: 3}, cities={0: ["temple"]}
+    )
     do(s, "take_gold")
     do(s, "abbot_tax")
     do(s, "collect_income")
@@ -157,9 +161,7 @@ def test_the_abbot_gets_nothing_when_the_richest_are_tied():
 
 
 def test_the_abbots_city_is_not_protected_from_the_warlord():
-    s = table(
-        options=dark("abbot"), characters={0: "abbot", 1: "warlord"}, cities={0: ["temple"]}
-    )
+    s = table(options=dark("abbot"), characters={0: "abbot", 1: "warlord"}, cities={0: ["temple"]})
     do(s, "take_gold")
     do(s, "end_turn")
     do(s, "take_gold")
@@ -167,7 +169,9 @@ def test_the_abbots_city_is_not_protected_from_the_warlord():
 
 
 def test_the_alchemist_gets_back_the_gold_spent_on_building_at_the_end_of_the_turn():
-    s = table(options=dark("alchemist"), characters={0: "alchemist"}, hands={0: ["palace"]}, gold={0: 3})
+    s = table(
+        options=dark("alchemist"), characters={0: "alchemist"}, hands={0: ["palace"]}, gold={0: 3}
+    )
     do(s, "take_gold")
     do(s, "build", district="palace")
     assert s.gold[0] == 0
@@ -176,13 +180,17 @@ def test_the_alchemist_gets_back_the_gold_spent_on_building_at_the_end_of_the_tu
 
 
 def test_the_alchemist_cannot_build_beyond_the_gold_he_has():
-    s = table(options=dark("alchemist"), characters={0: "alchemist"}, hands={0: ["palace"]}, gold={0: 1})
+    s = table(
+        options=dark("alchemist"), characters={0: "alchemist"}, hands={0: ["palace"]}, gold={0: 1}
+    )
     do(s, "take_gold")
     assert "build" not in kinds(s)
 
 
 def test_the_navigator_takes_four_gold_or_four_cards_and_then_cannot_build():
-    s = table(options=dark("navigator"), characters={0: "navigator"}, hands={0: ["temple"]}, gold={0: 1})
+    s = table(
+        options=dark("navigator"), characters={0: "navigator"}, hands={0: ["temple"]}, gold={0: 1}
+    )
     do(s, "take_gold")
     do(s, "navigate", take="gold")
     assert s.gold[0] == 7
