@@ -2,7 +2,7 @@
 
 from engine.citadels.scoring import score_seat
 
-from .builders import dark, do, kinds, names, offers, table
+from .builders import do, kinds, names, offers, table
 
 DC = "dark_city_districts"
 
