@@ -22,7 +22,11 @@ def final_scoring(state) -> list[dict]:
             if any(state.city_cube.get(h) == s for h in c.city.square_spaces[square]):
                 state._gain(s, c.squares[t]["lower"])
         details[s]["squares"] = state.score[s] - before
-    state.steps.clear()  # nothing gained now can be used (seed §1: 不能使用最终计分时获得的窗户)
+    # Nothing gained now is used (seed §最终计分 1): a technology drawn now goes back unchosen.
+    for step in state.steps:
+        if step[0] == "choose_tech":
+            state.tech_stacks[step[3]][:0] = step[2]
+    state.steps.clear()
     for s in range(n):
         d = details[s]
         # 2. academic: technology steps x the university multiplier

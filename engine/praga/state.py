@@ -516,16 +516,7 @@ class PragaState(State):
             if t >= 0 and frame[(slot + self.rot) % 12]["zone"] == "past":
                 self.slot_tile[slot] = -1
                 self.token5[t] += 1
-                target = None
-                for position in range(12):
-                    if frame[position]["zone"] == "green":
-                        cand = (position - self.rot) % 12
-                        if cand != box and self.slot_tile[cand] == -1:
-                            target = cand
-                            break
-                if target is None:
-                    last_red = max(i for i, f in enumerate(frame) if f["zone"] == "red")
-                    target = (last_red - self.rot) % 12
+                target = self._overflow_slot()
                 self.slot_tile[target] = t
         key = str(self.players)
         if dropped:
@@ -542,6 +533,20 @@ class PragaState(State):
             arrow = (crane["arrow_slot"] + self.rot) % 12
             if arrow == crane["star_position"]:
                 self._change_period()
+
+    def _overflow_slot(self) -> int:
+        """Seed §回合结束 4: the first empty green space, else the last red space. When the
+        box blocks a green space and the last red space is taken too (the seed does not say),
+        the nearest empty space before it."""
+        frame = self.c.crane["frame"]
+        box = self.c.crane["box_slot"]
+        greens = [p for p, f in enumerate(frame) if f["zone"] == "green"]
+        last_red = max(p for p, f in enumerate(frame) if f["zone"] == "red")
+        for position in greens + list(range(last_red, -1, -1)):
+            slot = (position - self.rot) % 12
+            if slot != box and self.slot_tile[slot] == -1:
+                return slot
+        raise AssertionError("the crane has no empty space for a tile")
 
     def _change_period(self) -> None:
         """Seed §计算回合数: the period I rows leave; period II stacks are dealt."""
