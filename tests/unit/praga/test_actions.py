@@ -3,7 +3,6 @@
 import pytest
 
 from engine import IllegalAction
-from engine.praga.geometry import ACTIONS
 
 from .helpers import choose, give_tile_on_crane, has_option, new_game, put_in_row
 
@@ -246,7 +245,10 @@ def test_windows_beyond_two_are_discarded_at_the_end_of_the_turn_by_choice():
     choose(g, kind="end_turn")
     d = g.decision()
     assert d.kind == "keep_windows" and d.seat == 0
-    assert d.options == [{"kind": "keep", "gold": 1, "silver": 1}, {"kind": "keep", "gold": 0, "silver": 2}]
+    assert d.options == [
+        {"kind": "keep", "gold": 1, "silver": 1},
+        {"kind": "keep", "gold": 0, "silver": 2},
+    ]
     choose(g, kind="keep", gold=1, silver=1)
     assert (g.goldwin[0], g.silver[0]) == (1, 1)
     assert g.silver_supply == 14 - 1 and g.cur == 1

@@ -43,11 +43,12 @@ def test_legal_spaces_exclude_road_river_houses_outskirts_squares_and_built_hexe
 def test_two_and_three_player_games_start_with_buildings_on_the_marked_spaces():
     assert new_game(4, 1).city_tile == {}
     three = new_game(3, 1)
-    assert sorted(three.city_tile) == [26, 78, 52][:0] + sorted(three.city_tile)
-    assert len(three.city_tile) == 3
-    assert len(new_game(2, 1).city_tile) == 5
-    for h, t in new_game(2, 1).city_tile.items():
-        assert new_game(2, 1).c.tiles[t].period == 1 and not new_game(2, 1).c.tiles[t].special
+    marks = three.c.city.prebuilt_mark
+    assert sorted(three.city_tile) == sorted(h for h, m in marks.items() if m >= 3)
+    two = new_game(2, 1)
+    assert sorted(two.city_tile) == sorted(marks)
+    for t in two.city_tile.values():
+        assert two.c.tiles[t].period == 1 and not two.c.tiles[t].special
 
 
 def test_square_tiles_per_player_count_leave_marked_squares_empty():
