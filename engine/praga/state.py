@@ -107,6 +107,7 @@ class PragaState(State):
         "t_road_egg",
         "t_flags",
         "steps",
+        "view_cache",
     )
 
     # ------------------------------------------------------------------ setup (seed §设置)
@@ -222,7 +223,7 @@ class PragaState(State):
         self.ab_top = [[-1] * 19 for _ in range(n)]
         self.ab_orient = [[0] * 19 for _ in range(n)]
         self.ab_edges_used = [[0] * 19 for _ in range(n)]
-        self.ab_stack = [[[] for _ in range(19)] for _ in range(n)]
+        self.ab_stack = [[()] * 19 for _ in range(n)]  # tuples: cheap to copy
         self.ab_corner_pairs = [set() for _ in range(n)]
         self.walls = [0] * n
         self.upgrades = [0] * n
@@ -231,6 +232,7 @@ class PragaState(State):
         self.kept_tech = [[] for _ in range(n)]
         self.final = None
         self.steps = []
+        self.view_cache = {}
         self._start_turn()
 
     def _fill_row(self, t: int) -> None:
@@ -1185,7 +1187,7 @@ class PragaState(State):
         """Seed §相邻奖励 and §角落奖励 on the action board (edges used once per tile side)."""
         info = self.c.tiles[tile]
         board = ACTION_BOARD.board
-        self.ab_stack[s][h].append(tile)
+        self.ab_stack[s][h] += (tile,)
         self.ab_top[s][h] = tile
         self.ab_orient[s][h] = rotation
         self.ab_edges_used[s][h] = 0

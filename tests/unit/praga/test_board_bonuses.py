@@ -75,7 +75,7 @@ def test_covering_an_upgrade_lets_the_player_choose_the_old_or_the_new_bonus():
     choose(g, kind="action_bonus", action="mines", tile="previous")
     assert (g.gold[0], g.stone[0]) == (gold + 1, stone + 1)
     assert not has_option(g, kind="action_bonus", action="mines")
-    assert g.ab_stack[0][1] == [g.c.tile_index["U111"], g.c.tile_index["U105"]]
+    assert g.ab_stack[0][1] == (g.c.tile_index["U111"], g.c.tile_index["U105"])
 
 
 def test_adjacent_icons_pay_both_and_a_used_edge_never_pays_again():
