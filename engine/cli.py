@@ -1,12 +1,337 @@
-"""`python -m engine`: simulate games between built-in bots, replay records, a demo league."""
+"""`python -m engine`: simulate games between built-in bots, replay records, run a demo league.
+
+    python -m engine simulate citadels --players 4 --bots greedy,random,random,random \
+        --games 1000 --seed 1 [--jobs N] [--out games.jsonl] [--option name=value ...]
+    python -m engine replay games.jsonl
+    python -m engine titles
+    python -m engine demo
+"""
+
+from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
 import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import engine
+from engine.core.rng import derive_seed
+from engine.core.stats import wilson_interval
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine")
-    parser.add_subparsers(dest="command", required=True).add_parser("demo")
-    parser.parse_args(argv)
-    print("The engine demo arrives with the first title.", file=sys.stderr)
+class UsageError(Exception):
+    """A bad argument: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line a person can act on, not a usage dump
+        raise UsageError(message)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        return args.run(args)
+    except UsageError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except engine.ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine", description="Meeple Arena rules engine")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sim = commands.add_parser("simulate", help="play games between built-in bots")
+    sim.add_argument("title", help="title id (see `python -m engine titles`)")
+    sim.add_argument(
+        "--bots", required=True, help="comma-separated built-in bot names, one per seat"
+    )
+    sim.add_argument("--players", type=int, help="seats per game (default: number of bots)")
+    sim.add_argument("--games", type=_positive_int, default=100)
+    sim.add_argument("--seed", type=_non_negative_int, default=1)
+    sim.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    sim.add_argument("--out", help="write one JSON line per game (record and result) here")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="rule option"
+    )
+    sim.add_argument(
+        "--fixed-seats",
+        action="store_true",
+        help="keep bot i at seat i (default: rotate seats from game to game)",
+    )
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_simulate)
+
+    rep = commands.add_parser("replay", help="re-play records and report mismatches")
+    rep.add_argument("file", help="JSON lines written by `simulate --out` (or bare records)")
+    rep.set_defaults(run=_replay)
+
+    lst = commands.add_parser("titles", help="list titles, built-in bots and rule options")
+    lst.set_defaults(run=_titles)
+
+    demo = commands.add_parser("demo", help="a small league of built-in bots for every title")
+    demo.add_argument("--games", type=_positive_int, default=200)
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    value = _non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
+    return value
+
+
+# -- simulate ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything needed to play game ``index`` of a simulation, in any process."""
+
+    title: str
+    bots: tuple[str, ...]
+    options: dict
+    seed: int
+    rotate: bool
+
+    def seating(self, index: int) -> list[int]:
+        """Bot index at each seat for game ``index`` (rotated so each bot visits each seat)."""
+        n = len(self.bots)
+        shift = index % n if self.rotate else 0
+        return [(seat + shift) % n for seat in range(n)]
+
+    def play(self, index: int) -> dict:
+        seating = self.seating(index)
+        names = [self.bots[b] for b in seating]
+        state = engine.play_game(
+            self.title, names, derive_seed(self.seed, "game", index), self.options
+        )
+        return {
+            "game": index,
+            "bots": names,
+            "result": _summary(state.result()),
+            "decisions": len(state.record()["actions"]),
+            "record": state.record(),
+        }
+
+
+def _summary(result: dict) -> dict:
+    return {key: result[key] for key in ("scores", "ranks", "winners") if key in result}
+
+
+def _simulate(args) -> int:
+    title = engine.title(args.title)
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    players = args.players or len(bots)
+    if len(bots) != players:
+        raise UsageError(
+            f"--bots names {len(bots)} bots but --players is {players}; give one per seat"
+        )
+    for name in bots:
+        engine.make_bot(args.title, name)  # unknown names fail here, before any game
+    options = title.options(players, **_parse_options(args.option))
+    plan = Plan(args.title, bots, options, args.seed, rotate=not args.fixed_seats)
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    tally = Tally(bots=list(dict.fromkeys(bots)), players=players)
+    try:
+        for game in _progress(_run(plan, args.games, args.jobs), args.games, args.quiet):
+            tally.add(game)
+            if out:
+                out.write(json.dumps(game, separators=(",", ":")) + "\n")
+    finally:
+        if out:
+            out.close()
+    print(tally.report(title.name, args.games, options))
+    return 0
+
+
+def _parse_options(pairs: list[str]) -> dict:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _run(plan: Plan, games: int, jobs: int) -> Iterator[dict]:
+    if jobs == 1:
+        yield from (plan.play(i) for i in range(games))
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(
+            plan.play, range(games), chunksize=max(1, min(50, games // (jobs * 8)))
+        )
+
+
+def _progress(games: Iterable[dict], total: int, quiet: bool) -> Iterator[dict]:
+    tty = sys.stderr.isatty()
+    step = max(1, total // 20)
+    for done, game in enumerate(games, 1):
+        yield game
+        if quiet or (not tty and done % step and done != total):
+            continue
+        width = 30
+        filled = width * done // total
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+        print(
+            f"\r{line}" if tty else line, end="" if tty and done < total else "\n", file=sys.stderr
+        )
+
+
+@dataclass
+class Tally:
+    """Wins (a shared win counts 1/k), scores and games per bot and per seat."""
+
+    bots: list[str]
+    players: int
+    games: int = 0
+    decisions: int = 0
+    by_bot: dict = field(default_factory=dict)
+    by_seat: dict = field(default_factory=dict)
+
+    def add(self, game: dict) -> None:
+        self.games += 1
+        self.decisions += game["decisions"]
+        result = game["result"]
+        share = 1 / len(result["winners"]) if result["winners"] else 0
+        for seat, name in enumerate(game["bots"]):
+            won = share if seat in result["winners"] else 0
+            for key, table in ((name, self.by_bot), (seat, self.by_seat)):
+                row = table.setdefault(key, [0, 0.0, 0])  # seats played, wins, score sum
+                row[0] += 1
+                row[1] += won
+                row[2] += result["scores"][seat]
+
+    def report(self, title_name: str, games: int, options: dict) -> str:
+        lines = [
+            f"{title_name}: {self.games} games, {self.players} players, "
+            f"{self.decisions / max(1, self.games):.0f} decisions per game",
+            f"options: {json.dumps(options, separators=(',', '='))}",
+            "",
+        ]
+        lines += _table("bot", [(b, self.by_bot[b]) for b in self.bots if b in self.by_bot])
+        lines.append("")
+        lines += _table("seat", [(s, self.by_seat[s]) for s in sorted(self.by_seat)])
+        lines.append("")
+        lines.append(
+            f"A fair share is {100 / self.players:.1f}% per seat; intervals are Wilson 95%; "
+            "a shared win counts 1/k."
+        )
+        return "\n".join(lines)
+
+
+def _table(label: str, rows: list) -> list[str]:
+    out = [f"{label:<14}{'played':>8}{'win rate':>10}{'95% interval':>18}{'avg score':>11}"]
+    for key, (played, wins, score) in rows:
+        low, high = wilson_interval(wins, played)
+        out.append(
+            f"{str(key):<14}{played:>8}{100 * wins / played:>9.1f}%"
+            f"{f'{100 * low:.1f}–{100 * high:.1f}%':>18}{score / played:>11.1f}"
+        )
+    return out
+
+
+# -- replay ------------------------------------------------------------------------------
+
+
+def _replay(args) -> int:
+    try:
+        handle = open(args.file, encoding="utf-8")  # noqa: SIM115
+    except OSError as err:
+        raise UsageError(f"cannot read {args.file}: {err.strerror}") from None
+    checked = mismatches = 0
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            problem = _check_line(line)
+            checked += 1
+            if problem:
+                mismatches += 1
+                print(f"line {number}: {problem}")
+    print(f"{checked} records replayed, {mismatches} mismatches")
+    return 1 if mismatches else 0
+
+
+def _check_line(line: str) -> str | None:
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError as err:
+        return f"not JSON ({err.msg})"
+    record = entry.get("record", entry) if isinstance(entry, dict) else None
+    if not isinstance(record, dict):
+        return "not a record"
+    try:
+        state = engine.title(record.get("title")).replay(record)
+    except engine.EngineError as err:
+        return str(err)
+    if not state.is_over():
+        return "the record stops before the end of the game"
+    stored = entry.get("result")
+    if stored is not None and _summary(state.result()) != _summary(stored):
+        return f"result differs: stored {_summary(stored)}, replayed {_summary(state.result())}"
+    return None
+
+
+# -- titles and demo ---------------------------------------------------------------------
+
+
+def _titles(args) -> int:
+    for title_id in engine.titles():
+        title = engine.title(title_id)
+        print(
+            f"{title.id}: {title.name}, {title.min_players}-{title.max_players} players, "
+            f"rules {title.rules_version}"
+        )
+        print(f"  bots: {', '.join(engine.bots(title_id))}")
+        for option in title.option_help():
+            allowed = ", ".join(map(str, option["allowed"]))
+            kind = "list of" if option["list"] else "one of"
+            print(f"  --option {option['name']}=...  {option['description']} ({kind}: {allowed})")
+    return 0
+
+
+def _demo(args) -> int:
+    for title_id in engine.titles():
+        title = engine.title(title_id)
+        players = max(title.min_players, min(4, title.max_players))
+        names = [b for b in engine.bots(title_id) if b != "random"] or ["random"]
+        bots = [names[i % len(names)] for i in range(players - 1)] + ["random"]
+        print(f"\n== {title.name}: a {args.games}-game league of built-in bots")
+        _simulate(
+            argparse.Namespace(
+                title=title_id,
+                bots=",".join(bots),
+                players=players,
+                games=args.games,
+                seed=1,
+                jobs=1,
+                out=None,
+                option=[],
+                fixed_seats=False,
+                quiet=False,
+            )
+        )
     return 0

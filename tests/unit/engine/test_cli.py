@@ -1,0 +1,180 @@
+"""`python -m engine`: simulate, replay, titles; bad arguments get one line and exit 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.cli import Plan, main
+from tests.support.registry import registered
+from tests.support.toy_title import TOY
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def toy():
+    with registered(TOY):
+        yield TOY
+
+
+def test_simulate_prints_win_rates_by_bot_and_seat_with_intervals(toy, capsys):
+    assert (
+        main(["simulate", "toy", "--bots", "random,random,random", "--games", "30", "--quiet"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "Toy: 30 games, 3 players" in out
+    assert "95% interval" in out
+    seat_rows = [line for line in out.splitlines() if line[:1] in "012" and "%" in line]
+    assert [row.split()[0] for row in seat_rows] == ["0", "1", "2"]
+    assert all(row.split()[1] == "30" for row in seat_rows)
+
+
+def test_simulate_writes_records_that_replay_cleanly(toy, tmp_path, capsys):
+    out_file = tmp_path / "games.jsonl"
+    assert (
+        main(
+            [
+                "simulate",
+                "toy",
+                "--bots",
+                "random,random",
+                "--games",
+                "12",
+                "--seed",
+                "4",
+                "--out",
+                str(out_file),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    lines = out_file.read_text().splitlines()
+    assert len(lines) == 12
+    assert all(json.loads(line)["record"]["title"] == "toy" for line in lines)
+    assert main(["replay", str(out_file)]) == 0
+    assert "12 records replayed, 0 mismatches" in capsys.readouterr().out
+
+
+def test_replay_reports_a_tampered_record(toy, tmp_path, capsys):
+    out_file = tmp_path / "games.jsonl"
+    main(
+        [
+            "simulate",
+            "toy",
+            "--bots",
+            "random,random",
+            "--games",
+            "3",
+            "--out",
+            str(out_file),
+            "--quiet",
+        ]
+    )
+    games = [json.loads(line) for line in out_file.read_text().splitlines()]
+    games[1]["result"]["scores"][0] += 100
+    games[2]["record"]["chance"].pop()
+    out_file.write_text("\n".join(json.dumps(g) for g in games) + "\nnot json\n")
+    assert main(["replay", str(out_file)]) == 1
+    out = capsys.readouterr().out
+    assert "line 2: result differs" in out
+    assert "line 3:" in out
+    assert "line 4: not JSON" in out
+    assert "4 records replayed, 3 mismatches" in out
+
+
+def test_simulate_is_reproducible_from_its_seed(toy, tmp_path):
+    files = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.jsonl"
+        main(
+            [
+                "simulate",
+                "toy",
+                "--bots",
+                "random,random",
+                "--games",
+                "5",
+                "--seed",
+                "9",
+                "--out",
+                str(path),
+                "--quiet",
+            ]
+        )
+        files.append(path.read_text())
+    assert files[0] == files[1]
+
+
+def test_rule_options_reach_every_game(toy, tmp_path):
+    path = tmp_path / "g.jsonl"
+    main(
+        [
+            "simulate",
+            "toy",
+            "--bots",
+            "random,random,random",
+            "--games",
+            "3",
+            "--out",
+            str(path),
+            "--quiet",
+            "--option",
+            "max_cards=2",
+        ]
+    )
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(g["record"]["options"]["max_cards"] == 2 for g in games)
+
+
+def test_seats_rotate_so_every_bot_visits_every_seat_unless_fixed():
+    rotating = Plan("toy", ("a", "b", "c"), {}, 1, rotate=True)
+    assert [rotating.seating(i) for i in range(3)] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    fixed = Plan("toy", ("a", "b", "c"), {}, 1, rotate=False)
+    assert fixed.seating(5) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "nope", "--bots", "random"], "unknown title 'nope'"),
+        (["simulate", "toy", "--bots", "random,random", "--players", "3"], "give one per seat"),
+        (["simulate", "toy", "--bots", "random,wizard"], "unknown bot 'wizard'"),
+        (["simulate", "toy", "--bots", "random,random", "--games", "0"], "must be at least 1"),
+        (
+            ["simulate", "toy", "--bots", "random,random", "--option", "speed=3"],
+            "unknown option 'speed'",
+        ),
+        (["simulate", "toy", "--bots", "random,random", "--option", "oops"], "NAME=VALUE"),
+        (
+            ["simulate", "toy", "--bots", "random,random,random,random,random"],
+            "2 to 4 players, not 5",
+        ),
+        (["replay", "/nonexistent/file.jsonl"], "cannot read"),
+        (["fly"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_get_one_line_and_exit_2(toy, capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_titles_lists_bots_and_options(toy, capsys):
+    assert main(["titles"]) == 0
+    out = capsys.readouterr().out
+    assert "toy: Toy, 2-4 players" in out
+    assert "--option max_cards=" in out
+
+
+def test_the_module_runs_as_a_command():
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "titles"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0
+    assert all(f"{t}:" in out.stdout for t in engine.titles())
