@@ -64,9 +64,9 @@ def copy_into(src, twin) -> None:
     twin.rows = [x[:] for x in src.rows]
     twin.v_tiles = [x[:] for x in src.v_tiles]
     twin.kept_tech = [x[:] for x in src.kept_tech]
-    twin.ab_top = [x[:] for x in src.ab_top]
-    twin.ab_orient = [x[:] for x in src.ab_orient]
-    twin.ab_edges_used = [x[:] for x in src.ab_edges_used]
+    twin.ab_top = src.ab_top[:]
+    twin.ab_orient = src.ab_orient[:]
+    twin.ab_edges_used = src.ab_edges_used[:]
     twin.stacks = {k: v[:] for k, v in src.stacks.items()}
     twin.tech_stacks = {k: v[:] for k, v in src.tech_stacks.items()}
     twin.square_tile = src.square_tile.copy()
@@ -79,6 +79,6 @@ def copy_into(src, twin) -> None:
     twin.track_tokens = [[t[0][:], t[1][:]] for t in src.track_tokens]
     twin.techs = [[e[:] for e in mine] for mine in src.techs]
     twin.ab_stack = [mine[:] for mine in src.ab_stack]
-    twin.ab_corner_pairs = [x.copy() for x in src.ab_corner_pairs]
+    twin.ab_corner_pairs = src.ab_corner_pairs[:]
     twin.t_flags = src.t_flags.copy()
     twin.view_cache = {}

@@ -220,11 +220,12 @@ class PragaState(State):
         self.track_tokens = [[[], []] for _ in range(n)]
         self.seal_rights = [0] * n
         self.techs = [[] for _ in range(n)]  # [tech, turn acquired, used]
-        self.ab_top = [[-1] * 19 for _ in range(n)]
-        self.ab_orient = [[0] * 19 for _ in range(n)]
-        self.ab_edges_used = [[0] * 19 for _ in range(n)]
+        # action boards are tuples, replaced on write: a clone copies only the outer lists
+        self.ab_top = [(-1,) * 19 for _ in range(n)]
+        self.ab_orient = [(0,) * 19 for _ in range(n)]
+        self.ab_edges_used = [(0,) * 19 for _ in range(n)]
         self.ab_stack = [[()] * 19 for _ in range(n)]  # tuples: cheap to copy
-        self.ab_corner_pairs = [set() for _ in range(n)]
+        self.ab_corner_pairs = [frozenset() for _ in range(n)]
         self.walls = [0] * n
         self.upgrades = [0] * n
         self.upgrades_p1 = [0] * n
@@ -1188,10 +1189,13 @@ class PragaState(State):
         info = self.c.tiles[tile]
         board = ACTION_BOARD.board
         self.ab_stack[s][h] += (tile,)
-        self.ab_top[s][h] = tile
-        self.ab_orient[s][h] = rotation
-        self.ab_edges_used[s][h] = 0
-        tops, orients, used = self.ab_top[s], self.ab_orient[s], self.ab_edges_used[s]
+        tops, orients, used = (
+            list(self.ab_top[s]),
+            list(self.ab_orient[s]),
+            list(self.ab_edges_used[s]),
+        )
+        tops[h], orients[h], used[h] = tile, rotation, 0
+        self.ab_top[s], self.ab_orient[s] = tuple(tops), tuple(orients)
         for k in range(6):
             icon = info.edges[(k - rotation) % 6]
             n = board.neighbours[h][k]
@@ -1205,8 +1209,9 @@ class PragaState(State):
             used[n] |= 1 << back
             self._gain(s, {icon: 1})
             self._gain(s, {other: 1})
+        self.ab_edges_used[s] = tuple(used)
         tokens = 0
-        pairs = self.ab_corner_pairs[s]
+        pairs = set(self.ab_corner_pairs[s])
         for k in range(6):
             if info.corners[(k - rotation) % 6] is None:
                 continue
@@ -1220,6 +1225,7 @@ class PragaState(State):
                 if key not in pairs:
                     pairs.add(key)
                     tokens += 1
+        self.ab_corner_pairs[s] = frozenset(pairs)
         if tokens:
             self._gain_corner_tokens(s, "red", tokens)
 
