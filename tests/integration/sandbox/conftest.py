@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.core import registry
+from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.limits import Limits
 
@@ -29,20 +29,6 @@ LIMITS = Limits(
     file_size_mb=4,
     stderr_bytes=16 << 10,
 )
-
-
-@contextlib.contextmanager
-def registered(title, bots=None):
-    """Register ``title`` for the duration of the block, then restore the registry exactly."""
-    titles, bot_tables = dict(registry._TITLES), dict(registry._BOTS)
-    registry.register(title, bots or {})
-    try:
-        yield title
-    finally:
-        registry._TITLES.clear()
-        registry._TITLES.update(titles)
-        registry._BOTS.clear()
-        registry._BOTS.update(bot_tables)
 
 
 def real_titles() -> list[str]:

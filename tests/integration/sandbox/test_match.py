@@ -2,8 +2,8 @@
 
 import contextlib
 import json
-import time
 import shutil
+import time
 from pathlib import Path
 
 import jsonschema
@@ -11,13 +11,14 @@ import pytest
 
 import engine
 from engine.core.rng import derive_seed
+from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.limits import Limits
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
 from workers.sandbox import NONE_WARNING
 
-from .conftest import BOTS, LIMITS, bot_processes, players_for, real_titles, registered
+from .conftest import BOTS, LIMITS, bot_processes, players_for, real_titles
 
 pytestmark = pytest.mark.sandbox
 KIT = Path(__file__).resolve().parents[3] / "starter-kits"
@@ -49,9 +50,9 @@ def test_bots_not_to_move_are_stopped_and_the_mover_runs():
             movers.add(step.seat)
             for seat in (0, 1):
                 if seat == step.seat:
-                    assert process_state(pids[seat]) in ("S", "R")  # the mover was let run
+                    assert settled_state(pids[seat], "S") in ("S", "R")  # the mover runs
                 elif seat in movers:
-                    assert process_state(pids[seat]) == "T"
+                    assert settled_state(pids[seat], "T") == "T"
         outcome = match.finish()
     assert outcome.seat_status == ["ok", "ok", "ok"]
     assert not set(pids) & set(bot_processes("/bot/polite.py"))
