@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import select
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -311,6 +312,7 @@ class Match:
             check_backend(sandbox)
             if sandbox == "none":
                 self.warnings.append(NONE_WARNING)
+                print(f"workers.match: {NONE_WARNING}", file=sys.stderr)
         self.state = self.title.new_game(len(self.specs), options, seed)
         self.seats: list[_Seat] = [
             _BuiltinSeat(i, s, self.limits, self.title, seed)
@@ -328,7 +330,10 @@ class Match:
         self.close()
 
     def close(self) -> None:
-        """Kill every bot process (idempotent)."""
+        """Kill every bot process (idempotent); all are signalled before any is waited for."""
+        for seat in self.seats:
+            if isinstance(seat, _ProcessSeat) and seat.process is not None:
+                seat.process.send_kill()
         for seat in self.seats:
             seat.stop()
 

@@ -13,8 +13,8 @@ Backends:
     the runner is root, bubblewrap itself runs as an unprivileged user (``sandbox_uid``), since
     the kernel never applies the process limit to root.
 ``none``
-    the same command and limits without any isolation, for trusted bots only; it says so on
-    stderr every time it starts a bot.
+    the same command and limits without any isolation, for trusted bots only; the match
+    runner says so on stderr and in its result for every game that uses it.
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
 bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
@@ -30,7 +30,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -284,6 +283,12 @@ class BotProcess:
 
     def kill(self) -> None:
         """Kill the bot and everything it started, and wait until it is all gone."""
+        self.send_kill()
+        self.popen.wait()
+        self._read_status()
+
+    def send_kill(self) -> None:
+        """SIGKILL the bot and everything it started, without waiting (see :meth:`kill`)."""
         if self.killed:
             return
         self.group()  # learn the group before anything dies, to signal it below
@@ -302,8 +307,6 @@ class BotProcess:
                 os.kill(init, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self.popen.kill()
-        self.popen.wait()
-        self._read_status()
 
     def release(self) -> None:
         """Close the pipes and remove staged files (after :meth:`kill` and a last read)."""
@@ -323,7 +326,6 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
     """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us."""
     check_backend(backend)
     if backend == "none":
-        print(f"workers.sandbox: {NONE_WARNING}", file=sys.stderr)
         popen = subprocess.Popen(
             bot_command(bot, limits, inside=False),
             stdin=subprocess.PIPE,
