@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import os
 import shutil
@@ -93,6 +94,29 @@ def check_backend(backend: str) -> None:
             "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
             "--no-sandbox runs trusted bots without it"
         )
+    if backend == "bwrap":
+        problem = _bwrap_problem(sandbox_uid())
+        if problem:
+            raise SandboxError(
+                f"bubblewrap cannot create its namespaces here ({problem}); allow unprivileged "
+                "user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor "
+                "userns restriction on Ubuntu)"
+            )
+
+
+@functools.cache
+def _bwrap_problem(uid: int | None) -> str:
+    """Empty if a minimal sandbox starts as ``uid``, else bubblewrap's complaint (cached)."""
+    probe = subprocess.run(
+        ["bwrap", "--unshare-all", "--unshare-user", *_system_arguments(), "--", "/usr/bin/true"],
+        capture_output=True,
+        text=True,
+        user=uid,
+        group=uid,
+        extra_groups=[] if uid is not None else None,
+        env={"PATH": _ENV["PATH"]},
+    )  # fmt: skip
+    return "" if probe.returncode == 0 else (probe.stderr.strip() or f"exit {probe.returncode}")
 
 
 def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
@@ -128,14 +152,8 @@ def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int
         "--die-with-parent",
         "--new-session",
         "--cap-drop", "ALL",
-        "--ro-bind", "/usr", "/usr",
+        *_system_arguments(),
     ]  # fmt: skip
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        host = Path("/") / name
-        if host.is_symlink():
-            args += ["--symlink", os.readlink(host), f"/{name}"]
-        elif host.is_dir():
-            args += ["--ro-bind", str(host), f"/{name}"]
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     python_prefix = _prefix_outside_usr(bot_python())
@@ -156,6 +174,18 @@ def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int
     # Last: nothing but /tmp stays writable (/dev and the root are tmpfs mounts otherwise).
     args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
     return args + ["--", *bot_command(bot, limits, inside=True)]
+
+
+def _system_arguments() -> list[str]:
+    """Read-only /usr, and /bin, /lib... as the host has them (links into /usr, or binds)."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), f"/{name}"]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), f"/{name}"]
+    return args
 
 
 def _prefix_outside_usr(python: str) -> str | None:
@@ -219,8 +249,9 @@ class BotProcess:
         if self._ns_init_pid is None and self.backend == "bwrap":
             self._read_status(wait_s=1.0)
             for doc in self._status():
-                if "child-pid" in doc:
+                if "child-pid" in doc:  # bubblewrap's first report; nothing else writes here
                     self._ns_init_pid = int(doc["child-pid"])
+                    break
         return self._ns_init_pid
 
     def group(self) -> int | None:

@@ -140,7 +140,8 @@ def test_illegal_choices_are_faults_and_the_fallback_is_applied(game_title):
 
 
 def test_unbounded_memory_hits_the_address_space_limit_and_crashes(game_title):
-    outcome = play(game_title, "memory_hog")
+    # a generous bank: filling the address space takes a while on a loaded machine
+    outcome = play(game_title, "memory_hog", limits=LIMITS.replace(bank_ms=10000))
     assert kinds(outcome) == {"crash"}
     assert "MemoryError" in outcome.stderr[0]
 
