@@ -10,6 +10,9 @@ import os
 import secrets
 import shutil
 import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -235,3 +238,31 @@ def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
         for p in Path("/tmp").glob("arena-bot-*")
         if p.stat().st_uid == os.getuid() and (p / "bot" / "polite_copy.py").exists()
     ]
+
+
+def test_bots_die_with_a_runner_that_is_killed_mid_game(private_dir):
+    marker = f"orphan_{secrets.token_hex(4)}"
+    shutil.copy(BOTS / "silent.py", private_dir / f"{marker}.py")
+    runner = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tests.support.toy_title import TOY; "
+            "from workers.match import run_match, SeatSpec; from workers.limits import Limits; "
+            "run_match(TOY, [SeatSpec('process', 'x', sys.argv[1])] * 2, seed=1, "
+            "limits=Limits(decision_ms=60000))",
+            str(private_dir / f"{marker}.py"),
+        ],
+        cwd=REPO,
+    )
+    deadline = time.monotonic() + 30
+    while len(bot_processes(f"/bot/{marker}.py")) < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # both bots are playing: per bot, bubblewrap outside and inside, and the bot itself
+    assert len(bot_processes(f"/bot/{marker}.py")) == 6
+    runner.kill()
+    runner.wait()
+    deadline = time.monotonic() + 10
+    while bot_processes(f"/bot/{marker}.py") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert bot_processes(f"/bot/{marker}.py") == []
