@@ -85,12 +85,8 @@ def validate(title: str, path: str, *, limits: dict):
 
 def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dict:
     """Run one game through the match runner in the sandbox; its JSON outcome plus wall time."""
-    try:
-        from workers.match import SeatSpec, run_match
-    except ModuleNotFoundError as err:
-        if err.name != "workers.match" or any(s.kind != "builtin" for s in seats):
-            raise
-        return _play_builtins_in_process(title, seats, seed=seed, options=options)
+    from workers.match import SeatSpec, run_match
+
     specs = [SeatSpec(kind=s.kind, name=s.name, path=s.path) for s in seats]
     started = time.perf_counter()
     result = run_match(
@@ -104,19 +100,3 @@ def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dic
     outcome = result.to_json()
     outcome["match_ms"] = round(1000 * (time.perf_counter() - started))
     return outcome
-
-
-def _play_builtins_in_process(title: str, seats, *, seed: int, options: dict) -> dict:
-    """Stopgap until the sandboxed match runner lands: built-in bots only, no processes."""
-    import engine
-
-    state = engine.play_game(title, [s.name for s in seats], seed=seed, options=options)
-    n = len(seats)
-    return {
-        "record": state.record(),
-        "result": state.result(),
-        "faults": [[] for _ in range(n)],
-        "seat_status": ["ok"] * n,
-        "timings": {},
-        "stderr": [""] * n,
-    }

@@ -12,7 +12,7 @@ from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_tournament, make_user
-from workers.tasks import _play_builtins_in_process
+from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def started(toy_title):
 
 
 def play(job):
-    return _play_builtins_in_process(job.title, job.seats, seed=job.seed, options=job.options)
+    return run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
 
 
 def test_starting_a_tournament_sends_its_games_only_after_commit(

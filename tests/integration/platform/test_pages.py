@@ -7,7 +7,7 @@ from arena.games import services as games
 from arena.games.models import Game, GameSeat
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user
-from workers.tasks import _play_builtins_in_process
+from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +21,8 @@ def played(toy_title):
     tournaments.start_tournament(tournament.pk)
     for game in Game.objects.filter(tournament=tournament):
         job = games.claim_game(game.pk, worker="w")
-        outcome = _play_builtins_in_process(
-            job.title, job.seats, seed=job.seed, options=job.options
+        outcome = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
         )
         outcome["stderr"] = ["log of seat 0", "log of seat 1"]
         games.store_game_result(game.pk, outcome)
