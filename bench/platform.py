@@ -184,7 +184,7 @@ def _through_platform(tournament, workers: int) -> float:
             print(f"warning: {failed} games failed; see var/bench/worker.log")
         return elapsed
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
+        worker.send_signal(signal.SIGTERM)  # warm shutdown; Celery stops its own pool
         worker.wait(timeout=30)
 
 

@@ -4,6 +4,7 @@ Everything started here is stopped here: Ctrl-C (or SIGTERM) ends the worker and
 server by their process ids before the command exits.
 """
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -33,6 +34,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, addr, exit_when_done, **options):
         children: list[subprocess.Popen] = []
+        # Ctrl-C and SIGTERM both stop everything (SIGINT explicitly: a shell that started
+        # this in the background may have set it to be ignored).
+        signal.signal(signal.SIGINT, _raise_interrupt)
         signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             children.append(self._start_worker())
@@ -112,9 +116,10 @@ def _raise_interrupt(signum, frame):
 def _stop(child: subprocess.Popen) -> None:
     if child.poll() is not None:
         return
-    os.killpg(child.pid, signal.SIGTERM)
-    try:
+    child.send_signal(signal.SIGTERM)  # a warm shutdown: Celery stops its own pool
+    with contextlib.suppress(subprocess.TimeoutExpired):
         child.wait(timeout=20)
-    except subprocess.TimeoutExpired:
+    with contextlib.suppress(ProcessLookupError):  # anything left of its process group
         os.killpg(child.pid, signal.SIGKILL)
+    if child.poll() is None:
         child.wait(timeout=10)

@@ -28,7 +28,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--rounds", type=int, default=1)
+        parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument(
             "--no-validate",
             action="store_true",
