@@ -165,7 +165,7 @@ def _through_platform(tournament, workers: int) -> float:
     log = open(ROOT / "var" / "bench" / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--concurrency",
-         str(workers), "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+         str(workers), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
          "--without-heartbeat"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip

@@ -20,6 +20,7 @@ if _PLATFORM_DIR not in sys.path:
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
 from celery import Celery  # noqa: E402
+from celery.signals import worker_init  # noqa: E402
 
 app = Celery("arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -27,3 +28,13 @@ app.conf.imports = ["workers.tasks"]
 if app.conf.broker_url.startswith("filesystem"):
     # The filesystem transport has no broadcast; workers need no remote control here.
     app.conf.worker_enable_remote_control = False
+
+
+@worker_init.connect
+def _import_before_forking(**kwargs) -> None:
+    """Import the platform, the engine's titles and the runner once in the parent, so each
+    forked pool process starts its first game warm."""
+    import arena.games.services  # noqa: F401
+    import arena.ratings.services  # noqa: F401
+    import engine  # noqa: F401
+    import workers.match  # noqa: F401

@@ -18,7 +18,6 @@ from celery import shared_task
 from django.conf import settings
 
 log = logging.getLogger("arena.workers")
-WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
 @shared_task(
@@ -27,7 +26,7 @@ WORKER = f"{socket.gethostname()}:{os.getpid()}"
 def play_game(game_id: int) -> None:
     from arena.games import services
 
-    job = services.claim_game(game_id, worker=WORKER)
+    job = services.claim_game(game_id, worker=f"{socket.gethostname()}:{os.getpid()}")
     if job is None:
         return
     try:

@@ -82,7 +82,9 @@ def database_from_url(url: str) -> dict:
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
             "OPTIONS": options,
-            "CONN_MAX_AGE": 0,
+            # Workers run a game every second or so; a connection per task would add up.
+            "CONN_MAX_AGE": env_int("ARENA_DB_CONN_MAX_AGE", 60, low=0, high=86_400),
+            "CONN_HEALTH_CHECKS": True,
         }
     raise ImproperlyConfigured(
         f"ARENA_DATABASE_URL must start with postgres:// or sqlite:///, not {url!r}"

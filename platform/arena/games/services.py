@@ -58,6 +58,12 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     )
 
 
+STORED_FIELDS = [
+    "status", "finished_at", "lease_until", "record", "stats", "engine_version",
+    "rules_version", "match_ms", "error",
+]  # fmt: skip
+
+
 def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     """Store a finished game in one transaction: seats, analytics rows, replay record, capped
     stderr, then ratings in game order. False (nothing changed) if it was stored already or is
@@ -102,10 +108,10 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
         game.rules_version = str(record.get("rules_version", ""))
         game.match_ms = _match_ms(outcome)
         game.error = ""
-        game.save()
+        game.save(update_fields=STORED_FIELDS)
         store_analytics(game, result, game.tournament.title)
-        apply_pending_ratings(game.tournament_id)
-        tournament = Tournament.objects.get(pk=game.tournament_id)
+        apply_pending_ratings(game.tournament_id, locked=True)
+        tournament = game.tournament
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
         finish_if_done(tournament)
@@ -162,9 +168,10 @@ def _lock_game(game_id: int) -> Game:
     a worker storing a game and the sweeper recovering one never deadlock."""
     from arena.tournaments.models import Tournament
 
-    tournament_id = Game.objects.values_list("tournament_id", flat=True).get(pk=game_id)
-    Tournament.objects.select_for_update().get(pk=tournament_id)
-    return Game.objects.select_for_update().select_related("tournament").get(pk=game_id)
+    tournament = Tournament.objects.select_for_update().get(games__pk=game_id)
+    game = Game.objects.select_for_update().get(pk=game_id)
+    game.tournament = tournament  # the locked row, fresh
+    return game
 
 
 def _requeue_or_fail(game: Game, reason: str) -> str:

@@ -51,31 +51,33 @@ def rating_ranks(seats: list[GameSeat]) -> list[int]:
     return [ordered.index(k) + 1 for k in keys]
 
 
-def apply_pending_ratings(tournament_id: int) -> int:
+def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> int:
     """Rate every finished game not rated yet, in game-number order, stopping at the first
     game still open, so ratings never depend on which worker finished first. Returns how many
-    games were rated. Call inside a transaction; the tournament row lock serialises callers."""
-    Tournament.objects.select_for_update().get(pk=tournament_id)
-    rated = 0
+    games were rated. Call inside a transaction; the tournament row lock serialises callers
+    (``locked``: the caller holds it already)."""
+    if not locked:
+        Tournament.objects.select_for_update().get(pk=tournament_id)
     pending = Game.objects.filter(tournament_id=tournament_id, rated=False).order_by("number")
-    for game in pending:
-        if game.status not in Game.DONE:
+    done, rated = [], []
+    for game_id, status in pending.values_list("id", "status"):
+        if status not in Game.DONE:
             break
-        if game.status == Game.Status.FINISHED:
-            _rate_game(game)
-            rated += 1
-        Game.objects.filter(pk=game.pk).update(rated=True)
-    if rated:
-        check_invariants(tournament_id)
-    return rated
+        done.append(game_id)
+        if status == Game.Status.FINISHED:
+            rated.append(_rate_game(game_id))
+    if done:
+        Game.objects.filter(pk__in=done).update(rated=True)
+        check_invariants(tournament_id, rated)
+    return len(rated)
 
 
-def _rate_game(game: Game) -> None:
-    seats = list(game.seats.order_by("seat"))
+def _rate_game(game_id: int) -> list[Rating]:
+    seats = list(GameSeat.objects.filter(game_id=game_id).order_by("seat"))
     ratings = {
         r.bot_version_id: r
         for r in Rating.objects.filter(
-            tournament_id=game.tournament_id, bot_version_id__in=[s.bot_version_id for s in seats]
+            tournament__games__pk=game_id, bot_version_id__in=[s.bot_version_id for s in seats]
         )
     }
     teams = [
@@ -83,16 +85,19 @@ def _rate_game(game: Game) -> None:
         for s in seats
     ]
     new = MODEL.rate(teams, ranks=[s.rating_rank for s in seats])
+    changes = []
     for seat, (after,) in zip(seats, new, strict=True):
         rating = ratings[seat.bot_version_id]
-        RatingChange.objects.create(
-            rating=rating,
-            game=game,
-            mu_before=rating.mu,
-            sigma_before=rating.sigma,
-            mu=after.mu,
-            sigma=after.sigma,
-            ordinal=ordinal(after.mu, after.sigma),
+        changes.append(
+            RatingChange(
+                rating=rating,
+                game_id=game_id,
+                mu_before=rating.mu,
+                sigma_before=rating.sigma,
+                mu=after.mu,
+                sigma=after.sigma,
+                ordinal=ordinal(after.mu, after.sigma),
+            )
         )
         rating.mu, rating.sigma = after.mu, after.sigma
         rating.ordinal = ordinal(after.mu, after.sigma)
@@ -100,39 +105,41 @@ def _rate_game(game: Game) -> None:
         rating.wins += int(seat.winner)
         rating.score_total += seat.score or 0
         rating.faulted_games += int(seat.faulted)
-        rating.save(
-            update_fields=[
-                "mu",
-                "sigma",
-                "ordinal",
-                "games",
-                "wins",
-                "score_total",
-                "faulted_games",
-            ]
-        )
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_update(
+        ratings.values(),
+        ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"],
+    )
+    return changes
 
 
-def check_invariants(tournament_id: int) -> bool:
-    """One rating change per seat of each rated finished game, finite values, and rated games
-    forming a prefix in game order. Logs at critical level when one breaks."""
+def check_invariants(tournament_id: int, batches: list[list[RatingChange]] | None = None) -> bool:
+    """Ratings stay finite, each rated game changes one rating per seat, and rated games form
+    a prefix in game order. With ``batches`` (the changes just made) only those are checked
+    beside the prefix; without, the whole tournament. Logs at critical level when one breaks."""
     problems = []
-    ratings = Rating.objects.filter(tournament_id=tournament_id)
-    for r in ratings:
-        if not (math.isfinite(r.mu) and math.isfinite(r.sigma) and r.sigma > 0):
-            problems.append(f"rating {r.pk} is not finite: mu={r.mu} sigma={r.sigma}")
+    if batches is None:
+        changes = RatingChange.objects.filter(rating__tournament_id=tournament_id)
+        seats = GameSeat.objects.filter(
+            game__tournament_id=tournament_id, game__rated=True, game__status=Game.Status.FINISHED
+        ).count()
+        if changes.count() != seats:
+            problems.append(f"{changes.count()} rating changes for {seats} rated seats")
+        values = Rating.objects.filter(tournament_id=tournament_id).values_list("mu", "sigma")
+    else:
+        values = [(c.mu, c.sigma) for batch in batches for c in batch]
+        for batch in batches:
+            if len({c.rating_id for c in batch}) != len(batch):
+                problems.append(f"game {batch[0].game_id} changed a rating twice")
+    for mu, sigma in values:
+        if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
+            problems.append(f"a rating is not finite: mu={mu} sigma={sigma}")
     games = Game.objects.filter(tournament_id=tournament_id)
     first_unrated = (
         games.filter(rated=False).order_by("number").values_list("number", flat=True).first()
     )
     if first_unrated is not None and games.filter(rated=True, number__gt=first_unrated).exists():
         problems.append(f"games after game {first_unrated} were rated before it")
-    seat_count = GameSeat.objects.filter(
-        game__tournament_id=tournament_id, game__rated=True, game__status=Game.Status.FINISHED
-    ).count()
-    change_count = RatingChange.objects.filter(rating__tournament_id=tournament_id).count()
-    if seat_count != change_count:
-        problems.append(f"{change_count} rating changes for {seat_count} rated seats")
     for problem in problems:
         log.critical(
             "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}
