@@ -106,10 +106,18 @@ def _rate_game(game_id: int) -> list[Rating]:
         rating.score_total += seat.score or 0
         rating.faulted_games += int(seat.faulted)
     RatingChange.objects.bulk_create(changes)
-    Rating.objects.bulk_update(
-        ratings.values(),
-        ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"],
-    )
+    for rating in ratings.values():
+        rating.save(
+            update_fields=[
+                "mu",
+                "sigma",
+                "ordinal",
+                "games",
+                "wins",
+                "score_total",
+                "faulted_games",
+            ]
+        )
     return changes
 
 
