@@ -25,8 +25,10 @@ if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
     sys.path.pop(0)
 
 import argparse
+import contextlib
 import os
 import signal
+import statistics
 import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -58,14 +60,24 @@ def main() -> int:
     tournament, jobs = _seed(args)
     print(
         f"{len(jobs)} games of {args.title}, {args.players} seats, {args.bots} bots, "
-        f"{args.workers} worker processes, sandbox {os.environ.get('ARENA_SANDBOX', 'bwrap')}"
+        f"{args.workers} worker processes, sandbox {os.environ.get('ARENA_SANDBOX', 'bwrap')}, "
+        f"{args.repeat} alternating repetitions (the machine's load drifts; medians are shown)"
     )
-    alone = _runner_alone(jobs, args.workers)
-    platform = _through_platform(tournament, args.workers)
-    overhead = (platform - alone) / alone
-    print(f"runner alone:   {alone:7.2f} s  {60 * len(jobs) / alone:7.1f} games/min")
-    print(f"whole platform: {platform:7.2f} s  {60 * len(jobs) / platform:7.1f} games/min")
-    print(f"platform overhead: {100 * overhead:+.1f} % of game time (target <= 10 %)")
+    alone, platform = [], []
+    with _worker(args.workers) as worker:
+        for rep in range(args.repeat):
+            alone.append(_runner_alone(jobs, args.workers))
+            copy = _copy_tournament(tournament, rep)
+            platform.append(_through_platform(copy, worker))
+            print(
+                f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
+                f"whole platform {platform[-1]:6.2f} s"
+            )
+    a, p = statistics.median(alone), statistics.median(platform)
+    print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
+    print(f"whole platform: {p:7.2f} s  {60 * len(jobs) / p:7.1f} games/min (median)")
+    print(f"platform overhead: {100 * (p - a) / a:+.1f} % of game time (target <= 10 %)")
+    print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
 
@@ -76,6 +88,7 @@ def _parser():
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     return parser
 
 
@@ -158,10 +171,8 @@ def _runner_alone(jobs, workers: int) -> float:
     return time.perf_counter() - started
 
 
-def _through_platform(tournament, workers: int) -> float:
-    from arena.games.models import Game
-    from arena.tournaments import services
-
+@contextlib.contextmanager
+def _worker(workers: int):
     log = open(ROOT / "var" / "bench" / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--concurrency",
@@ -170,22 +181,40 @@ def _through_platform(tournament, workers: int) -> float:
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
-        time.sleep(5)  # let the worker connect before the clock starts
-        started = time.perf_counter()
-        services.start_tournament(tournament.pk)
-        games = Game.objects.filter(tournament=tournament)
-        while games.exclude(status__in=Game.DONE).exists():
-            if worker.poll() is not None:
-                raise SystemExit("the worker exited; see var/bench/worker.log")
-            time.sleep(0.05)
-        elapsed = time.perf_counter() - started
-        failed = games.filter(status="failed").count()
-        if failed:
-            print(f"warning: {failed} games failed; see var/bench/worker.log")
-        return elapsed
+        time.sleep(5)  # let the worker connect before any clock starts
+        yield worker
     finally:
         worker.send_signal(signal.SIGTERM)  # warm shutdown; Celery stops its own pool
         worker.wait(timeout=30)
+
+
+def _copy_tournament(tournament, rep: int):
+    """A fresh draft with the same entrants, seed and rounds: the same games again."""
+    from arena.tournaments import services
+
+    return services.create_tournament(
+        organiser=tournament.organiser, name=f"bench {rep}", title=tournament.title,
+        seats=tournament.seats, rounds=tournament.rounds, seed=tournament.seed,
+        entrants=[e.bot_version for e in tournament.entries.order_by("id")],
+    )  # fmt: skip
+
+
+def _through_platform(tournament, worker) -> float:
+    from arena.games.models import Game
+    from arena.tournaments import services
+
+    started = time.perf_counter()
+    services.start_tournament(tournament.pk)
+    games = Game.objects.filter(tournament=tournament)
+    while games.exclude(status__in=Game.DONE).exists():
+        if worker.poll() is not None:
+            raise SystemExit("the worker exited; see var/bench/worker.log")
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - started
+    failed = games.filter(status="failed").count()
+    if failed:
+        print(f"warning: {failed} games failed; see var/bench/worker.log")
+    return elapsed
 
 
 if __name__ == "__main__":
