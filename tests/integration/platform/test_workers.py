@@ -6,9 +6,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from arena.bots.models import Bot, BotVersion
+from arena.bots.services import upload_version
 from arena.games import services as games
 from arena.games.models import Game, GameSeat
 from arena.tournaments.models import Tournament
+from arena.tournaments.services import TournamentError
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.integration.platform.tournaments import (
     assert_standings_match_stored_games,
@@ -96,3 +99,27 @@ def test_a_game_held_by_a_lost_worker_is_swept_and_played_again(celery_workers, 
     wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", what="the replay")
     game.refresh_from_db()
     assert game.attempts == 2
+
+
+CRASHING_BOT = """import sys
+sys.stdin.readline()
+print("I cannot find my weights file", file=sys.stderr)
+raise SystemExit(3)
+"""
+
+
+def test_a_worker_rejects_a_bot_that_crashes_and_tells_its_owner_why(
+    celery_workers, toy_title, settings, arena_files
+):
+    alice = make_user("alice")
+    bot = Bot.objects.create(owner=alice, title="toy", name="crasher")
+    version = upload_version(bot=bot, filename="bot.py", data=CRASHING_BOT.encode())
+    version = wait_for(
+        lambda: BotVersion.objects.filter(pk=version.pk, status__in=["ready", "rejected"]).first(),
+        what="the worker to validate the upload",
+    )
+    assert version.status == BotVersion.Status.REJECTED
+    assert "crash" in version.reason
+    assert "I cannot find my weights file" in version.validation_stderr
+    with pytest.raises(TournamentError, match="only ready versions"):
+        make_tournament(alice, [version, make_builtin(alice)], seats=2)
