@@ -18,6 +18,11 @@ from celery import shared_task
 from django.conf import settings
 
 log = logging.getLogger("arena.workers")
+# Uploaded bots never run outside bubblewrap; ARENA_SANDBOX=none is for built-in bots only.
+UNSANDBOXED = (
+    "This server runs with ARENA_SANDBOX=none, so uploaded bots are never run here; "
+    "the operator must install bubblewrap and set ARENA_SANDBOX=bwrap."
+)
 
 
 @shared_task(
@@ -77,8 +82,10 @@ def _runner_limits(limits: dict):
 
 def validate(title: str, path: str, *, limits: dict):
     """The match runner's smoke game for an uploaded bot, with the platform's sandbox."""
-    from workers.match import validate_bot
+    from workers.match import ValidationReport, validate_bot
 
+    if settings.ARENA_SANDBOX != "bwrap":
+        return ValidationReport(False, UNSANDBOXED)
     return validate_bot(title, path, limits=_runner_limits(limits), sandbox=settings.ARENA_SANDBOX)
 
 
@@ -86,6 +93,8 @@ def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dic
     """Run one game through the match runner in the sandbox; its JSON outcome plus wall time."""
     from workers.match import SeatSpec, run_match
 
+    if settings.ARENA_SANDBOX != "bwrap" and any(s.kind != "builtin" for s in seats):
+        raise RuntimeError(UNSANDBOXED)
     specs = [SeatSpec(kind=s.kind, name=s.name, path=s.path) for s in seats]
     started = time.perf_counter()
     result = run_match(

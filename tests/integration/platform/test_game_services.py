@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from arena.bots.services import SeatPlan
 from arena.games import services
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, RatingChange
@@ -140,3 +141,16 @@ def test_cancelling_voids_games_not_started_and_keeps_played_ones(started):
     tournaments.cancel_tournament(started.pk)
     statuses = list(started.games.order_by("number").values_list("status", flat=True))
     assert statuses == ["finished", "void", "void"]
+
+
+def test_uploaded_bots_never_run_without_the_sandbox(settings, tmp_path):
+    from workers.tasks import validate
+
+    settings.ARENA_SANDBOX = "none"
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('hello')\n")
+    report = validate("praga", str(bot), limits={"decision_ms": 100})
+    assert not report.ok and "ARENA_SANDBOX=none" in report.reason
+    plan = [SeatPlan("process", "upload", str(bot)), SeatPlan("builtin", "random", None)]
+    with pytest.raises(RuntimeError, match="never run here"):
+        run_job("praga", plan, seed=1, options={}, limits={"decision_ms": 100})
