@@ -1,5 +1,6 @@
 """My bots, the bot page and uploads."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -66,6 +67,11 @@ def bot_detail(request, bot_id: int):
 @require_POST
 def bot_upload(request, bot_id: int):
     bot = _get_bot_for_owner(request, bot_id)
+    limit = settings.ARENA_UPLOAD_MAX_BYTES
+    if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
+        # Refused before Django reads the body, so a huge upload never reaches the disk.
+        messages.error(request, f"Upload refused: uploads may be at most {limit // 1024} KiB.")
+        return redirect(bot)
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose a file to upload.")
@@ -84,6 +90,4 @@ def bot_upload(request, bot_id: int):
 
 def _read_capped(upload) -> bytes:
     """Read at most one byte past the limit, so an oversize upload is refused, not loaded."""
-    from django.conf import settings
-
     return upload.read(settings.ARENA_UPLOAD_MAX_BYTES + 1)

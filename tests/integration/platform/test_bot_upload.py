@@ -178,3 +178,12 @@ def test_it_refuses_a_file_that_is_neither_python_nor_zip(client, alice_bot):
 
 def test_it_refuses_a_corrupt_zip(client, alice_bot):
     assert_refused(client, alice_bot, "bot.zip", b"PK\x03\x04 not really", "cannot be read")
+
+
+def test_it_refuses_a_huge_upload_before_reading_it(client, alice_bot, settings):
+    settings.ARENA_UPLOAD_MAX_BYTES = 2048
+    big = SimpleUploadedFile("bot.py", b"#" * (200 * 1024))
+    response = client.post(f"/bots/{alice_bot.pk}/upload/", {"file": big}, follow=True)
+    messages = [str(m) for m in response.context["messages"]]
+    assert messages == ["Upload refused: uploads may be at most 2 KiB."]
+    assert not BotVersion.objects.filter(bot=alice_bot).exists()
