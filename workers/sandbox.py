@@ -420,7 +420,8 @@ def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
 
 def _stage(bot: BotFiles) -> str:
     """Copy the bot's files where the sandbox user can read them (links are kept as links)."""
-    staging = tempfile.mkdtemp(prefix="arena-bot-")
+    _remove_stale_staging()
+    staging = tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{os.getpid()}-")
     os.chmod(staging, 0o711)
     target = Path(staging) / "bot"
     if bot.single_file:
@@ -434,6 +435,18 @@ def _stage(bot: BotFiles) -> str:
         executable = item.is_dir() or os.stat(item).st_mode & stat.S_IXUSR
         os.chmod(item, 0o755 if executable else 0o644)
     return staging
+
+
+_STAGING_PREFIX = "arena-bot-"
+
+
+def _remove_stale_staging() -> None:
+    """Remove copies staged by runners that died without cleaning up (killed workers)."""
+    root = Path(tempfile.gettempdir())
+    for path in root.glob(f"{_STAGING_PREFIX}*-*"):
+        owner = path.name[len(_STAGING_PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _children(pid: int) -> list[int]:

@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -228,10 +229,7 @@ def test_a_daemon_left_behind_dies_with_the_game(game_title):
 def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
     game_title, private_dir
 ):
-    bot = private_dir / "polite_copy.py"
-    shutil.copy(BOTS / "polite.py", bot)
-    os.chmod(bot, 0o600)
-    outcome = play(game_title, "polite_copy", path=bot)
+    outcome = play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
     assert outcome.faults[0] == []
     assert not [
         p
@@ -240,7 +238,7 @@ def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
     ]
 
 
-def test_bots_die_with_a_runner_that_is_killed_mid_game(private_dir):
+def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir):
     marker = f"orphan_{secrets.token_hex(4)}"
     shutil.copy(BOTS / "silent.py", private_dir / f"{marker}.py")
     runner = subprocess.Popen(
@@ -266,3 +264,15 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(private_dir):
     while bot_processes(f"/bot/{marker}.py") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert bot_processes(f"/bot/{marker}.py") == []
+    # the dead runner's staged copies are swept by the next runner that stages a bot
+    stale = list(Path(tempfile.gettempdir()).glob(f"arena-bot-{runner.pid}-*"))
+    assert stale
+    play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
+    assert not any(path.exists() for path in stale)
+
+
+def _unreadable_copy(directory):
+    bot = directory / "polite_copy.py"
+    shutil.copy(BOTS / "polite.py", bot)
+    os.chmod(bot, 0o600)
+    return bot
