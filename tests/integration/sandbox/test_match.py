@@ -174,3 +174,15 @@ def test_the_starter_kit_plays_clean_games_in_the_sandbox(title_id):
         outcome = run_match(title_id, seats, seed=seed, limits=limits)
         assert outcome.faults[0] == [], outcome.stderr[0]
     assert validate_bot(title_id, str(kit), limits=limits).ok
+
+
+def test_a_bot_in_another_language_plays_through_the_executable_entry(private_dir):
+    bot = private_dir / "shell"
+    shutil.copytree(BOTS / "shell", bot)
+    with registered(TOY):
+        outcome = run_match(
+            "toy", [SeatSpec("process", "sh", str(bot)), SeatSpec("builtin", "random")],
+            seed=2, limits=LIMITS,
+        )  # fmt: skip
+    assert outcome.faults[0] == [], outcome.stderr[0]
+    assert outcome.names[0] == "shell" and outcome.timings[0]["decisions"] > 0
