@@ -97,9 +97,10 @@ def sandboxed(script: Path, messages: list[dict], pause: bool) -> list[float]:
             if pause:
                 process.pause()
             began = time.perf_counter()
+            channel.send(message)
+            channel.write_now()  # as the runner does: question first, then wake the bot
             if pause:
                 process.resume()
-            channel.send(message)
             parse_line(channel.read_line(time.monotonic() + 10))
             times.append(time.perf_counter() - began)
     finally:

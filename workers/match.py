@@ -217,6 +217,9 @@ class _ProcessSeat(_Seat):
         )
         began = time.monotonic()
         deadline = began + allowed_ms / 1000
+        # Queue the question before letting a paused bot run, so it wakes up once, to read.
+        self.channel.write_now()
+        self.resume()
         try:
             choice = self._read_act(decision_id, deadline)
             index = resolve_choice(choice, options)
@@ -408,9 +411,9 @@ class Match:
         return Step(decision.seat, decision_id, index, fault)
 
     def _switch_to(self, seat: _Seat) -> None:
+        """Pause the seat that moved last if another one moves now (it resumes in ``choose``)."""
         if self._running is not None and self._running != seat.index:
             self.seats[self._running].pause()
-        seat.resume()
         self._running = seat.index
 
     def _record(self, seat: _Seat, fault: dict, applied: dict | None) -> None:
