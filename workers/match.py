@@ -11,6 +11,7 @@ to the end. No process of a bot outlives the game.
 from __future__ import annotations
 
 import contextlib
+import logging
 import select
 import sys
 import time
@@ -42,6 +43,7 @@ from .protocol import (
 from .sandbox import NONE_WARNING, check_backend, start_bot
 
 SEAT_KINDS = ("builtin", "process")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -421,9 +423,14 @@ class Match:
         fault["applied"] = applied
         seat.faults.append(fault)
         seat.notices.append(dict(fault))
+        log.info(
+            "match.fault",
+            extra={"seat": seat.index, "kind": fault["kind"], "decision": fault["decision"]},
+        )
         if fatal or len(seat.faults) >= self.limits.max_faults:
             seat.disqualified = True
             seat.stop()
+            log.info("match.seat_disqualified", extra={"seat": seat.index})
 
     # -- finish --------------------------------------------------------------------------
 
