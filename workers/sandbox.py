@@ -7,7 +7,8 @@ Backends:
     all, only its own processes visible), a read-only system (``/usr`` and a few files of
     ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
-    ``--die-with-parent`` and ``--new-session``. Inside, ``prlimit`` sets the address-space,
+    ``--die-with-parent`` and ``--new-session``, and a seccomp filter that keeps every
+    process of the bot in that session's group (so pausing the group pauses them all). Inside, ``prlimit`` sets the address-space,
     CPU-seconds, process-count, open-files, file-size and core limits before the bot starts;
     process counts are per user namespace, so a fork bomb only exhausts its own sandbox. When
     the runner is root, bubblewrap itself runs as an unprivileged user (``sandbox_uid``), since
@@ -23,13 +24,16 @@ bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import json
 import os
+import platform
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import tempfile
 import time
@@ -139,7 +143,9 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     ]
 
 
-def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int) -> list[str]:
+def bwrap_arguments(
+    bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int, seccomp_fd: int | None = None
+) -> list[str]:
     """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``."""
     args = [
         "bwrap",
@@ -172,7 +178,39 @@ def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int
         args += ["--setenv", key, value]
     # Last: nothing but /tmp stays writable (/dev and the root are tmpfs mounts otherwise).
     args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     return args + ["--", *bot_command(bot, limits, inside=True)]
+
+
+# A seccomp filter (classic BPF) that keeps every process of a bot in the session and group
+# bubblewrap made, so pausing that group pauses all of them: setsid() and setpgid() fail
+# with EPERM. x86-64 only; other ABIs on x86-64 (i386, x32) are refused outright.
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_NR_SETPGID, _NR_SETSID = 109, 112
+_RET_ALLOW, _RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
+_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+_GROUP_FILTER = (
+    (_LD_ABS, 0, 0, 4),  # the architecture
+    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),
+    (_RET, 0, 0, _RET_EPERM),
+    (_LD_ABS, 0, 0, 0),  # the system call number
+    (_JGE, 3, 0, 0x40000000),  # x32
+    (_JEQ, 2, 0, _NR_SETSID),
+    (_JEQ, 1, 0, _NR_SETPGID),
+    (_RET, 0, 0, _RET_ALLOW),
+    (_RET, 0, 0, _RET_EPERM),
+)
+
+
+def _seccomp_fd() -> int | None:
+    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
+    if platform.machine() != "x86_64":
+        return None
+    fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER))
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _system_arguments() -> list[str]:
@@ -376,13 +414,15 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
         bot_dir = Path(staging) / "bot"
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
+    seccomp = _seccomp_fd()
+    passed = (status_write,) if seccomp is None else (status_write, seccomp)
     try:
         popen = subprocess.Popen(
-            [*_as_user(uid), *bwrap_arguments(bot_dir, bot, limits, status_write)],
+            [*_as_user(uid), *bwrap_arguments(bot_dir, bot, limits, status_write, seccomp)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(status_write,),
+            pass_fds=passed,
             env={"PATH": _ENV["PATH"]},
             close_fds=True,
         )
@@ -392,7 +432,8 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
             shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
-        os.close(status_write)
+        for fd in passed:
+            os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
     return BotProcess(popen, "bwrap", status_read, staging)
 

@@ -214,16 +214,38 @@ def test_signals_reach_neither_the_runner_nor_the_other_bots(game_title):
     assert outcome.timings[0]["decisions"] > 0
 
 
-def test_a_daemon_left_behind_dies_with_the_game(game_title):
-    seen = []
+def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game_title):
+    seen, states = [], []
 
-    def count_daemon(seat, direction, message):
-        if seat == 0 and direction == "to_bot" and message["type"] == "decide" and not seen:
-            seen.append(len(bot_processes("/bot/daemon.py")))
+    def watch(seat, direction, message):
+        if direction != "to_bot" or message["type"] != "decide":
+            return
+        pids = [p for p in bot_processes("/bot/daemon.py") if _is_python(p)]
+        if seat == 0 and not seen:
+            seen.append(len(pids))
+        if seat == 1 and not states:  # another bot moves: the attacker's processes are stopped
+            states.extend(_settled(pid, "T") for pid in pids)
 
-    outcome = play(game_title, "daemon", on_message=count_daemon)
-    assert seen and seen[0] >= 2  # the bot and its daemon were both alive mid-game
+    outcome = play(game_title, "daemon", on_message=watch)
+    assert seen == [2]  # the bot and its daemon were both alive mid-game
+    assert states == ["T", "T"]
+    assert "setsid refused: PermissionError(1, 'Operation not permitted')" in outcome.stderr[0]
     assert outcome.faults[0] == []
+
+
+def _is_python(pid):
+    return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3")
+
+
+def _settled(pid, wanted):
+    deadline = time.monotonic() + 2
+    state = None
+    while time.monotonic() < deadline:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == wanted:
+            break
+        time.sleep(0.001)
+    return state
 
 
 def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
