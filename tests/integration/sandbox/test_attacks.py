@@ -5,6 +5,7 @@ recorded with the right kind (or, where the sandbox simply denies the attempt, n
 needed), the other seats are unharmed, nothing leaks out and no process is left.
 """
 
+import contextlib
 import json
 import os
 import secrets
@@ -220,11 +221,10 @@ def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game
     def watch(seat, direction, message):
         if direction != "to_bot" or message["type"] != "decide":
             return
-        pids = [p for p in bot_processes("/bot/daemon.py") if _is_python(p)]
         if seat == 0 and not seen:
-            seen.append(len(pids))
+            seen.append(len(_python_processes("/bot/daemon.py")))
         if seat == 1 and not states:  # another bot moves: the attacker's processes are stopped
-            states.extend(_settled(pid, "T") for pid in pids)
+            states.extend(_settled(pid, "T") for pid in _python_processes("/bot/daemon.py"))
 
     outcome = play(game_title, "daemon", on_message=watch)
     assert seen == [2]  # the bot and its daemon were both alive mid-game
@@ -233,8 +233,13 @@ def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game
     assert outcome.faults[0] == []
 
 
-def _is_python(pid):
-    return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3")
+def _python_processes(marker):
+    found = []
+    for pid in bot_processes(marker):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3"):
+                found.append(pid)
+    return found
 
 
 def _settled(pid, wanted):
