@@ -246,6 +246,7 @@ class BotProcess:
         self._status_fd = status_read_fd
         self._status_text = b""
         self._ns_init_pid: int | None = None
+        self._pid_namespace: str | None = None
         self._group: int | None = popen.pid if backend == "none" else None
         self._staging_dir = staging_dir
         self.started = time.monotonic()
@@ -288,8 +289,23 @@ class BotProcess:
             for doc in self._status():
                 if "child-pid" in doc:  # bubblewrap's first report; nothing else writes here
                     self._ns_init_pid = int(doc["child-pid"])
+                    self._pid_namespace = f"pid:[{doc.get('pid-namespace')}]"
                     break
         return self._ns_init_pid
+
+    def _sandbox_alive(self) -> bool:
+        """True while the sandbox's PID 1 is still the process bubblewrap reported.
+
+        Checked through its PID namespace, not its pid alone: a pid can be reused once the
+        sandbox is gone, and bubblewrap's outer process may die before the sandbox does.
+        """
+        init = self.ns_init_pid()
+        if init is None:
+            return False
+        try:
+            return os.readlink(f"/proc/{init}/ns/pid") == self._pid_namespace
+        except OSError:
+            return False
 
     def group(self) -> int | None:
         """Process group of the bot, found once it runs.
@@ -361,14 +377,14 @@ class BotProcess:
             return
         self.group()  # learn the group before anything dies, to signal it below
         self.killed = True
-        # With bubblewrap, once its outer process has exited the whole namespace is gone,
-        # and the pids could belong to someone else by now.
-        sandbox_gone = self.backend == "bwrap" and self.popen.poll() is not None
-        if self._group is not None and not sandbox_gone:
+        # Without a sandbox the group is all there is (it outlives its leader while members
+        # remain); with one, its PID 1 must still be ours before anything is signalled.
+        alive = self.backend == "none" or self._sandbox_alive()
+        if self._group is not None and alive:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
         init = self.ns_init_pid()
-        if init is not None and not sandbox_gone:
+        if init is not None and alive and self.backend == "bwrap":
             # The namespace's PID 1: when it dies the kernel kills every process inside,
             # daemons and sessions that left the bot's group included.
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -425,6 +441,9 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
             pass_fds=passed,
             env={"PATH": _ENV["PATH"]},
             close_fds=True,
+            # Its own session: a Ctrl-C meant for the runner must not kill bubblewrap's outer
+            # process first (that orphans the sandbox); the runner cleans up instead.
+            start_new_session=True,
         )
     except BaseException:
         os.close(status_read)
