@@ -477,6 +477,9 @@ def run_match(
     message)``, if given, sees every protocol message ("to_bot" / "from_bot"). Raises
     ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
     ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
+
+    Call it from a thread that lives until it returns (a Celery prefork task is fine):
+    bubblewrap's ``--die-with-parent`` follows the *thread* that started the bots.
     """
     with Match(
         title_id,
