@@ -8,11 +8,12 @@ Backends:
     ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
     ``--die-with-parent`` and ``--new-session``, and a seccomp filter that keeps every
-    process of the bot in that session's group (so pausing the group pauses them all). Inside, ``prlimit`` sets the address-space,
-    CPU-seconds, process-count, open-files, file-size and core limits before the bot starts;
-    process counts are per user namespace, so a fork bomb only exhausts its own sandbox. When
-    the runner is root, bubblewrap itself runs as an unprivileged user (``sandbox_uid``), since
-    the kernel never applies the process limit to root.
+    process of the bot in that session's group (so pausing the group pauses them all).
+    Inside, ``prlimit`` sets the address-space, CPU-seconds, process-count, open-files,
+    file-size and core limits before the bot starts; process counts are per user namespace,
+    so a fork bomb only exhausts its own sandbox. When the runner is root, bubblewrap itself
+    runs as an unprivileged user (``sandbox_uid``), since the kernel never applies the
+    process limit to root.
 ``none``
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
