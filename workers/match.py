@@ -190,6 +190,8 @@ class _ProcessSeat(_Seat):
         """Handle a ``ready`` line if one arrived: None while waiting, else a fault or {}."""
         try:
             line = self.channel.take_line()
+            while line is not None and not line.strip():  # blank lines are harmless
+                line = self.channel.take_line()
             if line is None:
                 if not self.channel.stdout_open:
                     raise BotGone()
@@ -242,7 +244,10 @@ class _ProcessSeat(_Seat):
 
     def _read_act(self, decision_id: int, deadline: float):
         while True:
-            message = self._received(self.channel.read_line(deadline))
+            line = self.channel.read_line(deadline)
+            if not line.strip():
+                continue  # a blank line (an extra newline) is harmless
+            message = self._received(line)
             if message.get("type") == "act" and message.get("id") in self.stale:
                 continue  # a late answer to a decision already settled: dropped
             return parse_act(message, decision_id)

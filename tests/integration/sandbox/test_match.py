@@ -191,3 +191,9 @@ def test_a_bot_in_another_language_plays_through_the_executable_entry(private_di
         )  # fmt: skip
     assert outcome.faults[0] == [], outcome.stderr[0]
     assert outcome.names[0] == "shell" and outcome.timings[0]["decisions"] > 0
+
+
+def test_blank_lines_between_messages_are_not_faults():
+    seats = [SeatSpec("process", "b", str(BOTS / "blank_lines.py")), SeatSpec("builtin", "random")]
+    outcome = run_match(TOY, seats, seed=6, limits=LIMITS)
+    assert outcome.faults[0] == [] and outcome.timings[0]["decisions"] > 0
