@@ -78,6 +78,8 @@ def setup_game(s) -> None:
     s.round = 0
     s.events = []
     s.history = []
+    s.idle_rounds = 0
+    s.built_this_round = False
     s.stack = []
     s.seen = [[] for _ in range(n)]
     s.ranks_of = [[] for _ in range(n)]

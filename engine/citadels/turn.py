@@ -35,6 +35,11 @@ from .phases import INCOME_ONLY, NORMAL, OVER, TURN
 
 _BY_KIND = itemgetter("kind")
 
+# Engine rule (no seed rule covers a game that cannot end, e.g. every gold on districts through
+# the Artist and an empty deck): after this many rounds in a row without any district built,
+# the game ends and is scored as usual. Documented in docs/rules/citadels.md.
+STALEMATE_ROUNDS = 20
+
 
 # -- bank, deck and crown helpers -------------------------------------------------------------
 
@@ -295,6 +300,7 @@ def place_district(s, seat: int, kind: int) -> None:
     pay(s, seat, cost)
     s.t_spent += cost
     s.t_built += 1
+    s.built_this_round = True
     city.append(kind)
     s.adorned[seat].append(0)
     s.events.append({"event": "built", "seat": seat, "district": DISTRICT_IDS[kind]})
@@ -405,9 +411,11 @@ def end_round(s) -> None:
     if s.heir >= 0:
         set_crown(s, s.heir)
     queen_after_killed_king(s)
-    if s.end_triggered:
+    s.idle_rounds = 0 if s.built_this_round else s.idle_rounds + 1
+    s.built_this_round = False
+    if s.end_triggered or s.idle_rounds >= STALEMATE_ROUNDS:
         s.phase = OVER
-        s.events.append({"event": "game_over", "round": s.round})
+        s.events.append({"event": "game_over", "round": s.round, "stalemate": not s.end_triggered})
         return
     draft.start_round(s)
 

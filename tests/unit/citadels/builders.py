@@ -115,7 +115,8 @@ def total_gold(s) -> int:
 
 
 def total_cards(s) -> int:
-    pending = 0
+    """Every district card: deck, hands, cities, museums, and cards drawn awaiting a keep."""
+    pending = sum(len(payload[0]) for kind, _, payload in s.stack if kind == "keep")
     return (
         len(s.deck)
         + sum(map(len, s.hands))
