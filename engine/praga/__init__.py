@@ -1,0 +1,80 @@
+"""Praga Caput Regni (Delicious Games, 2020) for 1-4 players, to the rules of seed 000.
+
+Components come from ``engine/praga/data`` (each entry marked seed / public / reconstructed,
+see docs/rules/praga-components.md); :class:`PragaTitle` can load any other data folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core.contract import Title
+from engine.core.errors import ConfigError
+from engine.core.options import Option
+from engine.core.registry import register
+
+from .components import Components, default_components
+from .state import PragaState
+
+RULES_VERSION = "000-1"
+
+
+class PragaTitle(Title):
+    """The title: facts, named variants, and the component set its games use."""
+
+    id = "praga"
+    name = "Praga Caput Regni"
+    rules_version = RULES_VERSION
+    min_players = 1
+    max_players = 4
+    option_specs = (
+        Option("crane_side", "side of the six action tiles (seed §调整游戏内容)", ("A", "B"), "A"),
+        Option(
+            "crane_order",
+            "action tiles on the crane: the seed's first-game order or shuffled",
+            ("first_game", "random"),
+            "first_game",
+        ),
+        Option(
+            "kings_road_tiles",
+            "King's Road replacement tiles laid over the egg-free effects (IIa and IIb are the "
+            "two faces of one section II tile)",
+            ("I", "IIa", "IIb", "III"),
+            (),
+            is_list=True,
+        ),
+        Option(
+            "hunger_wall_board",
+            "Hunger Wall level tiles: printed board or alternative set A / B",
+            ("base", "A", "B"),
+            "base",
+        ),
+        Option(
+            "cathedral_board",
+            "Cathedral level tiles: printed board or alternative set A / B",
+            ("base", "A", "B"),
+            "base",
+        ),
+    )
+    state_class = PragaState
+
+    def __init__(self, data_dir: Path | str | None = None):
+        self.components = default_components() if data_dir is None else Components(data_dir)
+
+    def _check_options(self, players, options):
+        if "IIa" in options["kings_road_tiles"] and "IIb" in options["kings_road_tiles"]:
+            raise ConfigError(
+                "kings_road_tiles: IIa and IIb are two faces of the same tile; choose one"
+            )
+
+
+PRAGA = PragaTitle()
+
+
+def _bots() -> dict:
+    from .bots import BuilderBot, ClimberBot
+
+    return {"climber": ClimberBot, "builder": BuilderBot}
+
+
+register(PRAGA, _bots())

@@ -1,0 +1,178 @@
+"""Built-in Praga bots: one-step heuristics over the observation and the options only.
+
+``climber`` rushes the Hunger Wall and the Cathedral (silver windows, climbing, Hunger Wall
+walls, Cathedral buildings) and the technology / university tracks. ``builder`` builds: walls
+towards the 6-wall bonus, buildings with cubes for square majorities, upgrades and production.
+Both value a reward dict with the same table, weighted by their strategy.
+"""
+
+from __future__ import annotations
+
+from engine.core.bots import Bot
+
+BASE = {
+    "vp": 1.0,
+    "gold": 0.7,
+    "stone": 0.7,
+    "silver": 1.0,
+    "goldwin": 1.6,
+    "egg": 1.3,
+    "tech": 1.6,
+    "univ": 1.2,
+    "red": 1.5,
+    "blue": 1.5,
+    "wall_left": 2.0,
+    "cath_right": 2.0,
+    "gold_track": 1.5,
+    "quarry_track": 1.5,
+}
+DONE = -1e9
+
+
+class HeuristicBot(Bot):
+    """Scores every option and takes the best (ties broken by the bot's own stream)."""
+
+    weights: dict = BASE
+    action_bias: dict = {}
+    climb_value = 3.0
+
+    def choose(self, observation, kind, options):
+        me = observation["you"] if observation else None
+        best, best_value = [], DONE
+        for i, option in enumerate(options):
+            value = self.value(observation, me, kind, option)
+            if value > best_value + 1e-9:
+                best, best_value = [i], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(i)
+        return self.pick(best)
+
+    # -- valuation ---------------------------------------------------------------------
+
+    def reward(self, reward: dict | None) -> float:
+        if not reward:
+            return 0.0
+        return sum(self.weights.get(k, 1.0) * v for k, v in reward.items())
+
+    def value(self, obs, me, kind, o) -> float:
+        k = o["kind"]
+        handler = getattr(self, "_v_" + k, None)
+        return handler(obs, me, o) if handler else 0.0
+
+    def _v_end_turn(self, obs, me, o):
+        return 0.0
+
+    def _v_take_tile(self, obs, me, o):
+        tile = next(t for t in obs["crane"]["tiles"] if t["tile"] == o["tile"])
+        bonus = tile["bonus"] or {}
+        gain = self.reward(bonus.get("reward")) + bonus.get("vp", 0) * 0.8
+        if bonus.get("kind") == "special_or_vp":
+            gain += 1.5
+        best = max(self.action_value(obs, me, a) for a in tile["actions"])
+        return 10 + best + tile["points"] + gain - 1.4 * tile["cost"]
+
+    def action_value(self, obs, me, action) -> float:
+        bias = self.action_bias.get(action, 0.0)
+        if action in ("mines", "quarries"):
+            res = me["gold"] if action == "mines" else me["stone"]
+            return bias + (3.0 if res < 4 else 0.5)
+        if action == "road":
+            return bias + (2.5 if me["kings_road"] < 3 else 1.5 if me["eggs"] else -5)
+        if action == "wall":
+            return bias + (1.5 if me["stone"] >= 3 else -3)
+        if action == "building":
+            return bias + (1.5 if me["gold"] >= 3 else -3)
+        return bias + 1.5
+
+    def _v_action(self, obs, me, o):
+        return 5 + self.action_value(obs, me, o["action"])
+
+    def _v_extra_action(self, obs, me, o):
+        cost = 3.5 if o["pay"] == "gold_gold" else 2.5
+        return self.action_value(obs, me, o["action"]) + 3 - cost
+
+    def _v_wheel_bonus(self, obs, me, o):
+        return 6
+
+    def _v_action_bonus(self, obs, me, o):
+        return 7 if o["tile"] == "current" else 6.5
+
+    def _v_use_tech(self, obs, me, o):
+        return 4
+
+    def _v_refresh(self, obs, me, o):
+        return -2
+
+    def _v_climb(self, obs, me, o):
+        return self.climb_value
+
+    def _v_lateral(self, obs, me, o):
+        return 5
+
+    def _v_road_effect(self, obs, me, o):
+        return 3 if o["effect"] == "free" else (2 if me["eggs"] > 1 else -1)
+
+    def _v_claim_seal(self, obs, me, o):
+        return {"vp6": 8, "vp4": 6, "gold2": me["gold"], "stone2": me["stone"]}.get(o["seal"], 4)
+
+    def _v_mine(self, obs, me, o):
+        if o["mode"] == "advance":
+            return 3.0 if obs["turn"] < obs["players"] * 9 else 1.0
+        res = me["gold"] if obs["turn_state"] else 0
+        return 3.5 - 0.2 * res
+
+    def _v_pick(self, obs, me, o):
+        tile = obs["rows"]["display"][o["row"]][o["slot"]]
+        cost = tile.get("cost", {})
+        value = self.reward(tile.get("reward")) + self.reward(tile.get("action_bonus")) * 2
+        value -= 0.6 * (cost.get("gold", 0) + cost.get("stone", 0))
+        value += self.tile_bias(tile)
+        return value + (2 if tile["special"] else 0)
+
+    def tile_bias(self, tile) -> float:
+        return 0.0
+
+    def _v_space(self, obs, me, o):
+        return 0.0
+
+    def _v_keep(self, obs, me, o):
+        return o["gold"]
+
+    def _v_choose_tech(self, obs, me, o):
+        return {"T3univ": 3, "T4any": 3, "T1climb": 2, "T2cath": 2}.get(o["tech"], 1)
+
+    def _v_square_reward(self, obs, me, o):
+        return 0
+
+    def _v_bridge_tile(self, obs, me, o):
+        return 0
+
+    def _v_arrow_up(self, obs, me, o):
+        return 1 if o["take"] else 0
+
+    def _v_token(self, obs, me, o):
+        return {"vp2": 3, "vp_gold": 2.5, "vp_stone": 2.5, "tech": 2}.get(o["token"], 1)
+
+
+class ClimberBot(HeuristicBot):
+    """Cathedral and Hunger Wall climber, technology and university."""
+
+    name = "climber"
+    weights = {**BASE, "silver": 2.0, "wall_left": 3.0, "cath_right": 3.0, "tech": 2.0, "univ": 1.8}
+    action_bias = {"upgrade": 0.5, "building": 0.5, "wall": 0.5}
+    climb_value = 8.0
+
+    def tile_bias(self, tile):
+        return 3.0 * (tile.get("hunger_wall", False) + tile.get("cathedral", False))
+
+
+class BuilderBot(HeuristicBot):
+    """Builder: walls for the wall bonus, buildings for squares, upgrades and production."""
+
+    name = "builder"
+    weights = {**BASE, "vp": 1.2, "red": 2.0, "blue": 2.0}
+    action_bias = {"wall": 2.0, "building": 2.0, "upgrade": 1.0}
+    climb_value = 2.5
+
+    def tile_bias(self, tile):
+        return 2.0 * tile.get("cube", False) + (2.5 if tile["type"] == "wall" else 0)

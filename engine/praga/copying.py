@@ -1,0 +1,84 @@
+"""Explicit structural copy of a Praga state (no deepcopy): ints are shared, lists rebuilt."""
+
+from __future__ import annotations
+
+
+def copy_into(src, twin) -> None:
+    """Fill ``twin`` with an independent copy of ``src``'s game state (unrolled: hot path)."""
+    twin.c = src.c
+    twin.seats = src.seats
+    twin.solo = src.solo
+    twin.turn_no = src.turn_no
+    twin.cur = src.cur
+    twin.period = src.period
+    twin.over = src.over
+    twin.rot = src.rot
+    twin.platform = src.platform
+    twin.era_crossed = src.era_crossed
+    twin.tile_actions = src.tile_actions
+    twin.goldwin_supply = src.goldwin_supply
+    twin.silver_supply = src.silver_supply
+    twin.final = src.final
+    twin.t_tile = src.t_tile
+    twin.t_wheel = src.t_wheel
+    twin.t_special = src.t_special
+    twin.t_main_done = src.t_main_done
+    twin.t_extra = src.t_extra
+    twin.t_refresh = src.t_refresh
+    twin.t_road_free = src.t_road_free
+    twin.t_road_egg = src.t_road_egg
+    twin.turns_taken = src.turns_taken[:]
+    twin.slot_tile = src.slot_tile[:]
+    twin.token5 = src.token5[:]
+    twin.iv_stack = src.iv_stack[:]
+    twin.v_bridge = src.v_bridge[:]
+    twin.v_cathedral = src.v_cathedral[:]
+    twin.planks = src.planks[:]
+    twin.plank_side = src.plank_side[:]
+    twin.river = src.river[:]
+    twin.seal_owner = src.seal_owner[:]
+    twin.discarded = src.discarded[:]
+    twin.score = src.score[:]
+    twin.gold = src.gold[:]
+    twin.stone = src.stone[:]
+    twin.silver = src.silver[:]
+    twin.goldwin = src.goldwin[:]
+    twin.eggs = src.eggs[:]
+    twin.red = src.red[:]
+    twin.blue = src.blue[:]
+    twin.gold_pos = src.gold_pos[:]
+    twin.quarry_pos = src.quarry_pos[:]
+    twin.tech = src.tech[:]
+    twin.univ = src.univ[:]
+    twin.road = src.road[:]
+    twin.cubes = src.cubes[:]
+    twin.wealth = src.wealth[:]
+    twin.seal_rights = src.seal_rights[:]
+    twin.walls = src.walls[:]
+    twin.upgrades = src.upgrades[:]
+    twin.upgrades_p1 = src.upgrades_p1[:]
+    twin.t_claims = src.t_claims[:]
+    twin.t_start_tops = src.t_start_tops[:]
+    twin.t_lateral = src.t_lateral[:]
+    twin.steps = src.steps[:]
+    twin.rows = [x[:] for x in src.rows]
+    twin.v_tiles = [x[:] for x in src.v_tiles]
+    twin.kept_tech = [x[:] for x in src.kept_tech]
+    twin.ab_top = src.ab_top[:]
+    twin.ab_orient = src.ab_orient[:]
+    twin.ab_edges_used = src.ab_edges_used[:]
+    twin.stacks = {k: v[:] for k, v in src.stacks.items()}
+    twin.tech_stacks = {k: v[:] for k, v in src.tech_stacks.items()}
+    twin.square_tile = src.square_tile.copy()
+    twin.square_done = src.square_done.copy()
+    twin.city_tile = src.city_tile.copy()
+    twin.city_orient = src.city_orient.copy()
+    twin.city_cube = src.city_cube.copy()
+    twin.city_blue = src.city_blue.copy()
+    twin.pos = [[p[0][:], p[1][:]] for p in src.pos]
+    twin.track_tokens = [[t[0][:], t[1][:]] for t in src.track_tokens]
+    twin.techs = [[e[:] for e in mine] for mine in src.techs]
+    twin.ab_stack = [mine[:] for mine in src.ab_stack]
+    twin.ab_corner_pairs = src.ab_corner_pairs[:]
+    twin.t_flags = src.t_flags.copy()
+    twin.view_cache = {}

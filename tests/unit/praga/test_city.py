@@ -1,0 +1,136 @@
+"""Scenario tests: building spaces, Old Town, cubes, crown-? and square resolution."""
+
+from .helpers import choose, give_tile_on_crane, new_game, put_in_row
+
+SQUARE = 58  # New Town square at row 4, col 10: two building spaces
+
+
+def from_stack(g, text):
+    t = g.c.tile_index[text]
+    for pile in g.stacks.values():
+        if t in pile:
+            pile.remove(t)
+    return t
+
+
+def build(g, text, space, rotation=0, gold=9, stone=9):
+    put_in_row(g, text, 0)
+    g.gold[g.cur], g.stone[g.cur] = gold, stone
+    g.wealth = [7] * g.players  # wealth bonuses already taken: no side effects here
+    g._decision = None
+    g.apply(give_tile_on_crane(g, "building"))
+    choose(g, kind="action", action="building")
+    choose(g, kind="pick", slot=0)
+    choose(g, kind="space", hex=space)
+    choose(g, kind="orient", rotation=rotation)
+
+
+def test_legal_spaces_exclude_road_river_houses_outskirts_squares_and_built_hexes():
+    g = new_game(4, 1)
+    city = g.c.city
+    put_in_row(g, "B100", 0)
+    g.gold[0] = 9
+    g._decision = None
+    g.apply(give_tile_on_crane(g, "building"))
+    choose(g, kind="action", action="building")
+    choose(g, kind="pick", slot=0)
+    offered = [o["hex"] for o in g.decision().options]
+    assert offered == [h for h in city.spaces if h not in g.city_tile]
+    for h in offered:
+        assert city.codes[h][0] in "bo"
+
+
+def test_two_and_three_player_games_start_with_buildings_on_the_marked_spaces():
+    assert new_game(4, 1).city_tile == {}
+    three = new_game(3, 1)
+    marks = three.c.city.prebuilt_mark
+    assert sorted(three.city_tile) == sorted(h for h, m in marks.items() if m >= 3)
+    two = new_game(2, 1)
+    assert sorted(two.city_tile) == sorted(marks)
+    for t in two.city_tile.values():
+        assert two.c.tiles[t].period == 1 and not two.c.tiles[t].special
+
+
+def test_square_tiles_per_player_count_leave_marked_squares_empty():
+    assert sum(t >= 0 for t in new_game(4, 1).square_tile.values()) == 10
+    assert sum(t >= 0 for t in new_game(3, 1).square_tile.values()) == 9
+    assert sum(t >= 0 for t in new_game(2, 1).square_tile.values()) == 8
+
+
+def test_old_town_costs_extra_gold_and_scores_the_printed_points():
+    g = new_game(4, 1)
+    space = 1  # row 0, col 1: surcharge 1 gold, 2 points
+    assert g.c.city.surcharge[space] == 1 and g.c.city.space_vp[space] == 2
+    build(g, "B100", space, gold=3)  # tile costs 2 gold
+    assert g.gold[0] == 0
+    assert g.score[0] == 2
+
+
+def test_old_town_space_is_not_offered_when_the_surcharge_cannot_be_paid():
+    g = new_game(4, 1)
+    put_in_row(g, "B100", 0)
+    g.gold[0] = 2
+    g._decision = None
+    g.apply(give_tile_on_crane(g, "building"))
+    choose(g, kind="action", action="building")
+    choose(g, kind="pick", slot=0)
+    offered = {o["hex"] for o in g.decision().options}
+    assert 1 not in offered and 57 in offered
+
+
+def test_a_cube_space_takes_a_cube_and_without_cubes_the_building_still_stands():
+    g = new_game(4, 1)
+    build(g, "B100", 57)
+    assert g.city_cube[57] == 0 and g.cubes[0] == 1
+    assert g.t_lateral[1] == 1, "the Cathedral icon gives a lateral move"
+    g2 = new_game(4, 1)
+    g2.cubes[0] = 0
+    build(g2, "B100", 57)
+    assert 57 not in g2.city_cube and 57 in g2.city_tile
+
+
+def test_crown_question_scores_one_per_building_around_its_square_including_itself():
+    g = new_game(4, 1)
+    g._place_city_tile(54, from_stack(g, "B101"), 0, owner=-1)
+    g._place_city_tile(64, from_stack(g, "B104"), 0, owner=-1)
+    build(g, "B102", 66)  # crown-?, square 65 now has 3 buildings
+    assert g.score[0] == 2 + 3  # the tile's own reward is 2 points
+
+
+def test_the_last_building_resolves_the_square_most_cubes_takes_both_rewards():
+    g = new_game(4, 1)
+    g.square_tile[SQUARE] = 1  # P02: 2 gold or 2 stone
+    g._place_city_tile(57, from_stack(g, "B103"), 0, owner=1)
+    g.cubes[1] -= 1
+    g.cur = 0
+    build(g, "B104", 69)  # seat 0: one cube too; spend 2+2 vs 1+2 -> seat 1 wins the tie
+    assert g.square_done[SQUARE]
+    assert g.gold[1] == 2 + 2 and g.stone[1] == 2 + 2
+    d = g.decision()
+    assert d.kind == "square_reward" and d.seat == 0
+    choose(g, kind="square_reward", choice=1)
+    assert g.stone[0] == 9 - 2 + 2
+    assert g.cubes[0] == 2 and g.cubes[1] == 2, "cubes return after the square is scored"
+
+
+def test_a_full_tie_on_cubes_and_spending_gives_every_tied_player_both_rewards():
+    g = new_game(4, 1)
+    g.square_tile[SQUARE] = 1
+    g._place_city_tile(57, from_stack(g, "B103"), 0, owner=1)  # 2 gold + 2 stone
+    g.cubes[1] -= 1
+    build(g, "B110", 69, gold=9, stone=2)  # B110: 2 gold + 2 stone too
+    assert g.c.tiles[g.c.tile_index["B110"]].cost_total == 4
+    assert g.gold[1] == 2 + 2 and g.stone[1] == 2 + 2
+    assert all(step[0] != "square_reward" for step in g.steps), "both took both rewards"
+
+
+def test_the_seed_square_gives_its_majority_one_move_of_two_and_three_gold():
+    g = new_game(4, 1)
+    g.square_tile[SQUARE] = 0  # P01 (seed): move on the Hunger Wall or Cathedral; 3 gold below
+    build(g, "B100", 57, gold=9)
+    g.gold[0] = 0
+    g.cubes[1] -= 1
+    g.square_done[SQUARE] = False
+    g._resolve_square(SQUARE, 0)
+    assert g.gold[0] == 3
+    assert g.decision().kind == "square_reward"

@@ -1,0 +1,85 @@
+"""Property tests over random games at 1-4 players and every variant."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import make_bot, play_game
+
+from .helpers import PRAGA, VARIANTS, check_invariants, play_checked, roundtrip
+
+games = st.tuples(st.integers(1, 4), st.integers(0, 2**31), st.integers(0, len(VARIANTS) - 1))
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games)
+def test_random_games_keep_every_invariant_after_every_decision(game):
+    players, seed, variant = game
+    state = play_checked(players, seed, VARIANTS[variant])
+    assert state.turns_taken == [16] * players
+    assert state.turn_no == 16 * max(players, 2)
+
+
+def test_many_random_games_end_after_exactly_sixteen_turns_each():
+    for n in range(160):
+        players = 1 + n % 4
+        state = play_game("praga", ["random"] * players, n, VARIANTS[n % len(VARIANTS)])
+        assert state.turns_taken == [16] * players
+        check_invariants(state)
+        result = state.result()
+        assert len(result["scores"]) == players
+        assert sorted(result["ranks"]) == list(range(1, players + 1))
+
+
+@settings(max_examples=12, deadline=None)
+@given(games)
+def test_records_replay_to_the_same_result_and_observations(game):
+    players, seed, variant = game
+    state = play_game("praga", ["random"] * players, seed, VARIANTS[variant])
+    record = roundtrip(state.record())
+    again = PRAGA.replay(record)
+    assert again.result() == state.result()
+    for s in range(players):
+        assert again.observation(s) == state.observation(s)
+
+
+@settings(max_examples=10, deadline=None)
+@given(games)
+def test_a_clone_is_independent_and_plays_the_same(game):
+    players, seed, variant = game
+    state = PRAGA.new_game(players, VARIANTS[variant], seed)
+    bots = [make_bot("praga", "random", i) for i in range(players)]
+    for _ in range(seed % 150):
+        if state.is_over():
+            break
+        d = state.decision()
+        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+    twin = state.clone()
+    before = state.observation(0)
+    twin_bots = [make_bot("praga", "random", 7 + i) for i in range(players)]
+    while not twin.is_over():
+        d = twin.decision()
+        twin.apply(twin_bots[d.seat].choose(None, d.kind, d.options))
+    assert state.observation(0) == before
+    assert roundtrip(before) == before
+
+
+@settings(max_examples=10, deadline=None)
+@given(games)
+def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
+    players, seed, variant = game
+    state = PRAGA.new_game(players, VARIANTS[variant], seed)
+    bots = [make_bot("praga", "random", i) for i in range(players)]
+    for _ in range(seed % 200):
+        if state.is_over():
+            break
+        d = state.decision()
+        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+    twin = state.clone()
+    for pile in list(twin.stacks.values()) + list(twin.tech_stacks.values()):
+        pile.reverse()
+    for pile in (twin.iv_stack, twin.v_bridge, twin.v_cathedral):
+        pile.reverse()
+    for s in range(players):
+        assert twin.observation(s) == state.observation(s)
+        text = str(state.observation(s))
+        assert "seed" not in text
