@@ -366,8 +366,6 @@ def warlord_options(s, seat, options) -> None:
 
 def destroy(s, option: dict) -> None:
     """seed 001 軍閥: at the end of the turn, so the turn ends after it."""
-    from .purples import remove_district
-
     s.t_power = True
     seat, victim = s.t_seat, option["seat"]
     index = _cheapest_copies(s, victim)[DISTRICT_INDEX[option["district"]]]
@@ -585,3 +583,5 @@ SUB_HANDLERS = {
     "graveyard": graveyard,
     "exchange_give": exchange_give,
 }
+
+from .purples import remove_district  # noqa: E402  (purples imports turn, like this module)
