@@ -111,13 +111,13 @@ def test_observations_do_not_depend_on_hidden_cards(setup):
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_many_random_games_for_every_player_count(players):
-    """A plain sweep: 50 games per player count with all Dark City options on."""
+    """A plain sweep: 100 games per player count with all Dark City options on."""
     options = {
         "dark_city_characters": list(DARK_CITY_CHARACTERS),
         "dark_city_districts": list(DARK_CITY_DISTRICTS),
         "rank9": "artist" if players % 2 else "queen",
     }
-    for seed in range(50):
+    for seed in range(100):
         play_checked(players, options, seed * 7919 + players)
 
 
