@@ -75,13 +75,13 @@ class HeuristicBot(Bot):
         bias = self.action_bias.get(action, 0.0)
         if action in ("mines", "quarries"):
             res = me["gold"] if action == "mines" else me["stone"]
-            return bias + (3.0 if res < 4 else 0.5)
+            return bias + (3.5 if res < 3 else 2.0 if res < 6 else -1.0)
         if action == "road":
             return bias + (2.5 if me["kings_road"] < 3 else 1.5 if me["eggs"] else -5)
         if action == "wall":
-            return bias + (1.5 if me["stone"] >= 3 else -3)
+            return bias + (2.5 if me["stone"] >= 3 else -3) + (2 if me["walls"] in (2, 3, 5) else 0)
         if action == "building":
-            return bias + (1.5 if me["gold"] >= 3 else -3)
+            return bias + (2.5 if me["gold"] >= 3 else -3)
         return bias + 1.5
 
     def _v_action(self, obs, me, o):
@@ -116,10 +116,13 @@ class HeuristicBot(Bot):
         return {"vp6": 8, "vp4": 6, "gold2": me["gold"], "stone2": me["stone"]}.get(o["seal"], 4)
 
     def _v_mine(self, obs, me, o):
+        # the pending decision is for the track of the action just chosen; both tracks produce
+        # about "marker space - 1", so an early advance pays back over the remaining turns
+        left = 16 - me["turns_taken"]
         if o["mode"] == "advance":
-            return 3.0 if obs["turn"] < obs["players"] * 9 else 1.0
-        res = me["gold"] if obs["turn_state"] else 0
-        return 3.5 - 0.2 * res
+            return 1.0 + 0.35 * left
+        low = min(me["gold_mine"] - 1, me["quarry"])
+        return 0.8 * low + (2 if left < 6 else 0)
 
     def _v_pick(self, obs, me, o):
         tile = obs["rows"]["display"][o["row"]][o["slot"]]
