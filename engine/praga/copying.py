@@ -27,6 +27,7 @@ def copy_into(src, twin) -> None:
     twin.t_refresh = src.t_refresh
     twin.t_road_free = src.t_road_free
     twin.t_road_egg = src.t_road_egg
+    twin.t_ending = src.t_ending
     twin.turns_taken = src.turns_taken[:]
     twin.slot_tile = src.slot_tile[:]
     twin.token5 = src.token5[:]
