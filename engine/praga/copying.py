@@ -16,6 +16,7 @@ def copy_into(src, twin) -> None:
     twin.platform = src.platform
     twin.era_crossed = src.era_crossed
     twin.tile_actions = src.tile_actions
+    twin.crane_setup = src.crane_setup
     twin.goldwin_supply = src.goldwin_supply
     twin.silver_supply = src.silver_supply
     twin.final = src.final

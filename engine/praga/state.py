@@ -42,6 +42,7 @@ class PragaState(State):
         "platform",
         "era_crossed",
         "tile_actions",
+        "crane_setup",
         # display and stacks
         "rows",
         "stacks",
@@ -140,6 +141,7 @@ class PragaState(State):
                 position += 1
             self.slot_tile[(position - self.rot) % 12] = t
             position += 1
+        self.crane_setup = tuple(order)  # for analytics: the action-tile order from red start
         self.token5 = [0] * 6
         self.platform = c.crane["platform_start"][key]
         self.era_crossed = False
