@@ -114,6 +114,5 @@ def result(state) -> dict:
             + "-".join(
                 "/".join(ACTIONS[a] for a in state.tile_actions[t]) for t in state.crane_setup
             ),
-            "score_sources": [{k: d[k] for k in ("during_game", *STEPS)} for d in state.final],
         },
     }
