@@ -37,6 +37,7 @@ format: setup
 
 bench: setup
 	$(PY) bench/engine.py
+	$(PY) bench/protocol.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

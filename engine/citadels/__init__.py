@@ -1,0 +1,7 @@
+"""Citadels with Dark City (seed rules 001 and 003): rules, data files and built-in bots."""
+
+from engine.core.registry import register
+
+from .title import CITADELS
+
+register(CITADELS, {})

@@ -1,0 +1,105 @@
+"""Setting up a game: the deck, the characters in play, hands, gold and the crown."""
+
+from .cards import (
+    BANK_GOLD,
+    BASE_KINDS,
+    BASE_OF_RANK,
+    BASE_PURPLE_KINDS,
+    CHARACTER_IDS,
+    CHARACTER_INDEX,
+    COPIES,
+    DARK_OF_RANK,
+    DISTRICT_INDEX,
+    START_GOLD,
+    START_HAND,
+)
+from .phases import NORMAL
+
+
+def build_lineup(players: int, options: dict) -> list[int]:
+    """Rank -> character id in play (-1 if the rank is out of this game).
+
+    seed 001 擴展角色介紹: one character per rank, chosen before the game. seed 001/003 3名玩家:
+    the rank-1 character is removed with three players under the seeds' rule.
+    """
+    dark = set(options["dark_city_characters"])
+    lineup = [-1] * 10
+    for rank in range(1, 9):
+        lineup[rank] = (
+            DARK_OF_RANK[rank] if CHARACTER_IDS[DARK_OF_RANK[rank]] in dark else BASE_OF_RANK[rank]
+        )
+    if options["rank9"] != "none":
+        lineup[9] = CHARACTER_INDEX[options["rank9"]]
+    if players == 3 and options["three_player_rule"] == "seed_no_assassin":
+        lineup[1] = -1
+    return lineup
+
+
+def build_deck(options: dict, chance) -> list[int]:
+    """The district deck, shuffled.
+
+    seed 001 FAQ 擴充地區牌: up to 3 expansion districts are simply added; for each one beyond
+    3, one base card is removed first. We remove base *purple* cards, drawn at random through
+    the engine's PRNG, so the four colours of normal districts keep their balance (decision
+    documented in docs/rules/citadels.md).
+    """
+    deck = []
+    for kind in BASE_KINDS:
+        deck += [kind] * COPIES[kind]
+    extra = [DISTRICT_INDEX[name] for name in options["dark_city_districts"]]
+    purples = [k for k in BASE_PURPLE_KINDS for _ in range(COPIES[k])]
+    for _ in range(max(0, len(extra) - 3)):
+        deck.remove(purples.pop(chance.below(len(purples))))
+    deck += extra
+    chance.shuffle(deck)
+    return deck
+
+
+def setup_game(s) -> None:
+    """seed 001 遊戲準備: 4 district cards and 2 gold each; a random player takes the crown."""
+    from . import draft
+
+    n = s.players
+    s.lineup = build_lineup(n, s.options)
+    s.deck = build_deck(s.options, s._chance)
+    s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]
+    s.cities = [[] for _ in range(n)]
+    s.adorned = [[] for _ in range(n)]
+    s.museum = [[] for _ in range(n)]
+    s.gold = [START_GOLD] * n
+    s.bank = BANK_GOLD - START_GOLD * n
+    s.crown = s._chance.below(n)
+    s.threshold = s.options["end_districts"]
+    s.bell_tower = False
+    s.end_triggered = False
+    s.completed = [False] * n
+    s.first_completers = []
+    s.haunted_round = [-1] * n
+    s.round = 0
+    s.events = []
+    s.history = []
+    s.stack = []
+    s.seen = [[] for _ in range(n)]
+    s.ranks_of = [[] for _ in range(n)]
+    s.holder = [-1] * 10
+    s.tax_owed = []
+    reset_turn(s, -1, 0)
+    draft.start_round(s)
+
+
+def reset_turn(s, seat: int, rank: int, mode: int = NORMAL) -> None:
+    """Clear the per-turn flags for ``seat`` playing ``rank``."""
+    s.t_seat = seat
+    s.t_rank = rank
+    s.t_char = s.lineup[rank] if rank else -1
+    s.t_mode = mode
+    s.t_income = False
+    s.t_power = False
+    s.t_collected = False
+    s.t_builds = 1
+    s.t_built = 0
+    s.t_spent = 0
+    s.t_used = 0
+    s.t_beautified = 0
+    s.t_ending = False
+    s.t_resume = False

@@ -1,0 +1,74 @@
+"""Real bubblewrap, real bot processes, real games: shared helpers of the sandbox suite."""
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import engine
+from tests.support.registered import registered
+from tests.support.toy_title import TOY
+from workers.limits import Limits
+
+BOTS = Path(__file__).resolve().parents[2] / "fixtures" / "bots"
+REPO = Path(__file__).resolve().parents[3]
+
+# Small limits keep the suite fast; the attacks do not need more to show their effect.
+LIMITS = Limits(
+    decision_ms=200,
+    bank_ms=1000,
+    startup_ms=3000,
+    shutdown_ms=300,
+    max_faults=3,
+    memory_mb=256,
+    processes=16,
+    tmp_mb=8,
+    file_size_mb=4,
+    stderr_bytes=16 << 10,
+)
+
+
+def real_titles() -> list[str]:
+    """The real titles that exist on this branch (Citadels, Praga), in that order."""
+    return [t for t in ("citadels", "praga") if t in engine.titles()]
+
+
+@pytest.fixture
+def game_title():
+    """The title the attack tests play: Citadels once it exists (long games), else the toy."""
+    if "citadels" in engine.titles():
+        yield "citadels"
+    else:
+        with registered(TOY):
+            yield "toy"
+
+
+def players_for(title_id: str) -> int:
+    title = engine.title(title_id)
+    return max(title.min_players, min(4, title.max_players))
+
+
+def bot_processes(marker: str) -> list[int]:
+    """Pids of live processes whose command line contains ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        with contextlib.suppress(OSError):
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            if marker.encode() in cmdline and state != "Z":
+                found.append(int(entry))
+    return found
+
+
+@pytest.fixture
+def private_dir():
+    """A directory outside the repository that only root can enter (like pytest's tmp_path)."""
+    path = Path(tempfile.mkdtemp(prefix="arena-test-"))
+    os.chmod(path, 0o700)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,166 @@
+"""The match runner with real bot processes: pausing, messages, backends, validation."""
+
+import contextlib
+import json
+import shutil
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import engine
+from engine.core.rng import derive_seed
+from tests.support.registered import registered
+from tests.support.toy_title import TOY
+from workers.limits import Limits
+from workers.match import Match, SeatSpec, run_match, validate_bot
+from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
+from workers.sandbox import NONE_WARNING
+
+from .conftest import BOTS, LIMITS, bot_processes, players_for, real_titles
+
+pytestmark = pytest.mark.sandbox
+KIT = Path(__file__).resolve().parents[3] / "starter-kits"
+
+
+def process_state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def settled_state(pid: int, wanted: str) -> str:
+    """The process state once a signal just sent has been delivered (or after 2 s)."""
+    deadline = time.monotonic() + 2
+    while process_state(pid) != wanted and time.monotonic() < deadline:
+        time.sleep(0.001)
+    return process_state(pid)
+
+
+def test_bots_not_to_move_are_stopped_and_the_mover_runs():
+    seats = [SeatSpec("process", "a", str(BOTS / "polite.py"))] * 2 + [
+        SeatSpec("builtin", "random")
+    ]
+    with Match(TOY, seats, seed=11, limits=LIMITS) as match:
+        match.start()
+        pids = [match.seats[i].process.bot_pid() for i in (0, 1)]
+        assert [settled_state(p, "T") for p in pids] == ["T", "T"]  # both stopped after ready
+        movers = set()
+        while not match.over:
+            step = match.play_one_decision()
+            movers.add(step.seat)
+            for seat in (0, 1):
+                if seat == step.seat:
+                    assert settled_state(pids[seat], "S") in ("S", "R")  # the mover runs
+                elif seat in movers:
+                    assert settled_state(pids[seat], "T") == "T"
+        outcome = match.finish()
+    assert outcome.seat_status == ["ok", "ok", "ok"]
+    assert not set(pids) & set(bot_processes("/bot/polite.py"))
+
+
+def test_every_message_of_a_game_follows_the_protocol_schemas():
+    messages = []
+    seats = [SeatSpec("process", "p", str(BOTS / "polite.py"))] * 3
+    run_match(
+        TOY,
+        seats,
+        seed=5,
+        limits=LIMITS,
+        on_message=lambda seat, direction, message: messages.append(message),
+    )
+    types = {m["type"] for m in messages}
+    assert types == set(MESSAGE_TYPES)
+    for message in messages:
+        jsonschema.validate(message, message_schema(message["type"]))
+
+
+@pytest.mark.parametrize("title_id", real_titles() or ["toy"])
+def test_real_games_messages_follow_the_title_schemas(title_id, tmp_path):
+    context = registered(TOY) if title_id == "toy" else contextlib.nullcontext()
+    with context:
+        decides = []
+        seats = [SeatSpec("process", "p", str(BOTS / "polite.py"))] * players_for(title_id)
+        outcome = run_match(
+            title_id,
+            seats,
+            seed=3,
+            limits=LIMITS.replace(decision_ms=1000),
+            on_message=lambda s, d, m: decides.append(m) if m["type"] == "decide" else None,
+        )
+        assert outcome.seat_status == ["ok"] * len(seats)
+        observation = title_schema(title_id, "observation")
+        option = title_schema(title_id, "option")
+        decide = message_schema("decide")
+        for message in decides:
+            jsonschema.validate(message, decide)
+            if observation:
+                jsonschema.validate(message["observation"], observation)
+            if option:
+                for item in message["options"]:
+                    jsonschema.validate(item, option)
+
+
+def test_the_none_backend_plays_the_same_game_and_says_so_loudly(capfd):
+    seats = [SeatSpec("process", "p", str(BOTS / "polite.py")), SeatSpec("builtin", "random")]
+    sandboxed = run_match(TOY, seats, seed=9, limits=LIMITS)
+    trusted = run_match(TOY, seats, seed=9, limits=LIMITS, sandbox="none")
+    assert trusted.record == sandboxed.record
+    assert trusted.sandbox == "none" and trusted.warnings == [NONE_WARNING]
+    assert sandboxed.warnings == []
+    assert "WITHOUT isolation" in capfd.readouterr().err
+
+
+def test_built_in_bots_alone_need_no_sandbox_and_match_the_engine():
+    seats = [SeatSpec("builtin", "random")] * 3
+    outcome = run_match(TOY, seats, seed=4)
+    bots = [engine.RandomBot(derive_seed(4, "bot", seat)) for seat in range(3)]
+    assert outcome.record == engine.play_out(TOY.new_game(3, seed=4), bots).record()
+    assert outcome.timings[0]["startup_ms"] is None
+
+
+def test_a_directory_bot_with_a_manifest_runs_at_bot(private_dir):
+    bot = private_dir / "kit"
+    bot.mkdir()
+    shutil.copy(BOTS / "polite.py", bot / "main.py")
+    (bot / "bot.json").write_text(json.dumps({"title": "toy", "entry": "main.py", "name": "K"}))
+    with registered(TOY):
+        outcome = run_match("toy", [SeatSpec("process", "k", str(bot))] * 2, seed=1, limits=LIMITS)
+    assert outcome.seat_status == ["ok", "ok"]
+    assert outcome.names == ["polite", "polite"]
+
+
+def test_validation_accepts_a_working_bot():
+    with registered(TOY):
+        report = validate_bot("toy", str(BOTS / "polite.py"), limits=LIMITS)
+    assert report.ok and report.reason == ""
+
+
+def test_validation_rejects_a_crashing_bot_with_a_reason_and_its_stderr():
+    with registered(TOY):
+        report = validate_bot("toy", str(BOTS / "crash_at_start.py"), limits=LIMITS)
+    assert not report.ok
+    assert report.reason.startswith("crash at start-up: ended before ready: exit status 1")
+    assert "Last stderr line: RuntimeError: crash_at_start fails on purpose" in report.reason
+    assert "Traceback" in report.stderr
+
+
+def test_validation_rejects_a_bot_for_another_title_before_running_it(private_dir):
+    (private_dir / "bot.py").write_text("")
+    (private_dir / "bot.json").write_text(json.dumps({"title": "praga", "entry": "bot.py"}))
+    with registered(TOY):
+        report = validate_bot("toy", str(private_dir), limits=LIMITS)
+    assert not report.ok
+    assert report.reason == "bot.json: this bot is for 'praga', not for 'toy'"
+
+
+@pytest.mark.parametrize("title_id", real_titles())
+def test_the_starter_kit_plays_clean_games_in_the_sandbox(title_id):
+    kit = KIT / f"{title_id}-python"
+    seats = [SeatSpec("process", "kit", str(kit))] + [SeatSpec("builtin", "random")] * (
+        players_for(title_id) - 1
+    )
+    limits = Limits(decision_ms=1000, bank_ms=5000, startup_ms=5000)
+    for seed in (1, 2):
+        outcome = run_match(title_id, seats, seed=seed, limits=limits)
+        assert outcome.faults[0] == [], outcome.stderr[0]
+    assert validate_bot(title_id, str(kit), limits=limits).ok

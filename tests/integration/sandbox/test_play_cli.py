@@ -1,0 +1,65 @@
+"""`python -m workers.play`: the local runner, on the toy title in the real sandbox."""
+
+import json
+
+import pytest
+
+from tests.support.registered import registered
+from tests.support.toy_title import TOY
+from workers.play import main
+
+from .conftest import BOTS
+
+pytestmark = pytest.mark.sandbox
+
+
+@pytest.fixture
+def toy():
+    with registered(TOY):
+        yield
+
+
+def test_it_plays_games_rotating_seats_and_writes_replays_and_stderr(toy, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(
+        [
+            "--title", "toy", "--bot", str(BOTS / "stderr_flood.py"), "--vs", "random,random",
+            "--games", "3", "--seed", "5", "--out", str(out), "--decision-ms", "500",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[0].split()[:4] == ["bot", "games", "wins", "win"]
+    assert table.splitlines()[2].split()[:2] == ["you", "3"]
+    assert table.splitlines()[3].split()[:2] == ["random", "6"]
+    games = [json.loads((out / f"game-000{n}.json").read_text()) for n in (1, 2, 3)]
+    assert [g["seed"] for g in games] == [5, 6, 7]
+    assert [g["seats"].index({"kind": "process", "name": "you", "path": str(BOTS / "stderr_flood.py")}) for g in games] == [0, 1, 2]  # fmt: skip
+    assert "stderr_flood: the last line" in (out / "game-0002-seat1.stderr.txt").read_text()
+    assert games[0]["limits"]["decision_ms"] == 500
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--title", "chess", "--bot", "x", "--vs", "random"], "unknown title 'chess'"),
+        (["--title", "toy", "--bot", "nowhere.py", "--vs", "random"], "bot path 'nowhere.py' does not exist"),
+        (["--title", "toy", "--bot", "BOT", "--vs", "greedy"], "unknown built-in bot 'greedy' for toy"),
+        (["--title", "toy", "--bot", "BOT", "--vs", "random,random,random,random"], "Toy needs 2 to 4 players; --bot and --vs give 5"),
+        (["--title", "toy", "--bot", "BOT", "--vs", "random", "--games", "0"], "--games must be at least 1"),
+        (["--title", "toy", "--bot", "BOT", "--vs", "random", "--option", "max_cards=9"], "option 'max_cards': 9 is not allowed"),
+        (["--title", "toy", "--bot", "BOT"], "the following arguments are required: --vs"),
+    ],
+)  # fmt: skip
+def test_bad_arguments_print_one_line_and_exit_2(toy, capsys, argv, message):
+    argv = [str(BOTS / "polite.py") if a == "BOT" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("workers.play: error: ")
+    assert message in err
+
+
+def test_no_sandbox_runs_but_warns(toy, capsys):
+    argv = ["--title", "toy", "--bot", str(BOTS / "polite.py"), "--vs", "random", "--games", "1"]
+    assert main([*argv, "--no-sandbox"]) == 0
+    assert "WITHOUT isolation" in capsys.readouterr().err

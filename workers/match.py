@@ -1,0 +1,560 @@
+"""Play one game of any title between built-in bots and sandboxed bot processes.
+
+:func:`run_match` is what the servers (Celery tasks), the local runner (``workers.play``) and
+upload validation (:func:`validate_bot`) call. The game always finishes: a bot that times
+out, crashes, breaks the protocol or makes an illegal choice gets the title's deterministic
+fallback option for that decision and a recorded fault; after a crash, a broken stream or
+``max_faults`` faults the seat is disqualified (its process is killed) and plays the fallback
+to the end. No process of a bot outlives the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import select
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import engine
+from engine import Title
+from engine.core.rng import derive_seed
+
+from .limits import Limits
+from .manifest import BotSpecError, load_bot
+from .protocol import (
+    BotGone,
+    Channel,
+    IllegalChoice,
+    ProtocolError,
+    ReplyTimeout,
+    StderrLog,
+    decide_message,
+    end_message,
+    fallback_index,
+    parse_act,
+    parse_line,
+    parse_ready,
+    resolve_choice,
+    start_message,
+)
+from .sandbox import NONE_WARNING, check_backend, start_bot
+
+SEAT_KINDS = ("builtin", "process")
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a built-in bot by name, or a bot process from a path."""
+
+    kind: str  # "builtin" (engine.make_bot name) or "process" (bot directory or .py file)
+    name: str  # built-in bot name, or a label for a process bot
+    path: str | None = None  # for "process": directory containing bot.json, or a .py file
+
+
+@dataclass
+class MatchResult:
+    """A finished game: the engine's record and result plus what each seat did."""
+
+    title: str
+    seats: list[SeatSpec]
+    record: dict
+    result: dict
+    faults: list[list[dict]]  # per seat: {"kind", "decision", "message", "applied"}
+    seat_status: list[str]  # per seat: "ok" | "faulted" | "disqualified"
+    timings: list[dict]  # per seat: decisions, total_ms, max_ms, startup_ms
+    stderr: list[str]  # per seat, capped (head and tail kept)
+    names: list[str]  # per seat: the name a bot process gave in "ready", else the spec's
+    sandbox: str
+    limits: dict
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as JSON-able data (the form stored and written by the local runner)."""
+        data = asdict(self)
+        data["seats"] = [asdict(s) for s in self.seats]
+        return data
+
+
+@dataclass
+class ValidationReport:
+    """Outcome of a smoke game for an uploaded bot."""
+
+    ok: bool
+    reason: str  # what a person should do; empty when ok
+    stderr: str = ""
+    faults: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Step:
+    """What one decision did (see :meth:`Match.play_one_decision`)."""
+
+    seat: int
+    decision: int
+    applied: int
+    fault: dict | None
+
+
+class _Seat:
+    """Bookkeeping of one seat, whatever plays it."""
+
+    def __init__(self, index: int, spec: SeatSpec, limits: Limits):
+        self.index = index
+        self.spec = spec
+        self.name = spec.name
+        self.faults: list[dict] = []
+        self.notices: list[dict] = []  # faults the bot has not been told about yet
+        self.disqualified = False
+        self.decisions = 0
+        self.total_ms = 0.0
+        self.max_ms = 0.0
+        self.startup_ms: float | None = None
+        self.stderr = StderrLog(limits.stderr_bytes)
+
+    @property
+    def active(self) -> bool:
+        return not self.disqualified
+
+    @property
+    def status(self) -> str:
+        if self.disqualified:
+            return "disqualified"
+        return "faulted" if self.faults else "ok"
+
+    def timing(self) -> dict:
+        return {
+            "decisions": self.decisions,
+            "total_ms": round(self.total_ms, 3),
+            "max_ms": round(self.max_ms, 3),
+            "startup_ms": None if self.startup_ms is None else round(self.startup_ms, 3),
+        }
+
+    def pause(self) -> None:
+        """Process seats stop between their decisions; built-in bots have nothing to stop."""
+
+    def resume(self) -> None:
+        """See :meth:`pause`."""
+
+    def stop(self) -> None:
+        """Release what the seat holds (a process seat kills its process)."""
+
+
+class _BuiltinSeat(_Seat):
+    def __init__(self, index, spec, limits, title: Title, seed: int):
+        super().__init__(index, spec, limits)
+        self.bot = _make_builtin(title, spec.name, derive_seed(seed, "bot", index))
+
+    def choose(self, decision_id, kind, observation, options) -> tuple[int | None, dict | None]:
+        try:
+            return resolve_choice(self.bot.choose(observation, kind, options), options), None
+        except IllegalChoice as err:
+            return None, _fault("illegal", decision_id, str(err))
+        except Exception as err:  # a bug in a built-in bot must not stop the game
+            return None, _fault("crash", decision_id, f"built-in bot raised {err!r}", fatal=True)
+
+
+class _ProcessSeat(_Seat):
+    def __init__(self, index, spec, limits, title: Title, on_message):
+        super().__init__(index, spec, limits)
+        self.limits = limits
+        self.bot = load_bot(spec.path, title.id)
+        self.on_message = on_message
+        self.process = None
+        self.channel: Channel | None = None
+        self.bank_ms = float(limits.bank_ms)
+        self.stale: set[int] = set()  # decisions already settled by a fallback
+        self.running = True
+        self.released = False
+
+    def launch(self, backend: str, start: dict) -> None:
+        self.process = start_bot(self.bot, self.limits, backend)
+        self.channel = Channel(self.process, self.limits.line_bytes, self.stderr)
+        self._send(start)
+
+    def _send(self, message: dict) -> None:
+        if self.on_message:
+            self.on_message(self.index, "to_bot", message)
+        self.channel.send(message)
+
+    def _received(self, line: bytes) -> dict:
+        message = parse_line(line)
+        if self.on_message:
+            self.on_message(self.index, "from_bot", message)
+        return message
+
+    def take_ready(self) -> dict | None:
+        """Handle a ``ready`` line if one arrived: None while waiting, else a fault or {}."""
+        try:
+            line = self.channel.take_line()
+            if line is None:
+                if not self.channel.stdout_open:
+                    raise BotGone()
+                return None
+            self.name = parse_ready(self._received(line)) or self.name
+        except BotGone:
+            return _fault("crash", None, f"ended before ready: {self._exit()}", fatal=True)
+        except ProtocolError as err:
+            return _fault("protocol", None, f"instead of ready: {err}", fatal=True)
+        self.startup_ms = (time.monotonic() - self.process.started) * 1000
+        self.pause()
+        return {}
+
+    def choose(self, decision_id, kind, observation, options) -> tuple[int | None, dict | None]:
+        allowed_ms = self.limits.decision_ms + self.bank_ms
+        notices, self.notices = self.notices, []
+        self._send(
+            decide_message(
+                decision_id,
+                kind,
+                observation,
+                options,
+                int(allowed_ms),
+                int(self.bank_ms),
+                notices,
+            )
+        )
+        began = time.monotonic()
+        deadline = began + allowed_ms / 1000
+        try:
+            choice = self._read_act(decision_id, deadline)
+            index = resolve_choice(choice, options)
+        except ReplyTimeout:
+            self.bank_ms = 0.0
+            self.stale.add(decision_id)
+            return None, _fault("timeout", decision_id, f"no answer within {int(allowed_ms)} ms")
+        except BotGone:
+            return None, _fault("crash", decision_id, f"bot ended: {self._exit()}", fatal=True)
+        except ProtocolError as err:
+            self.stale.add(decision_id)
+            return None, _fault("protocol", decision_id, str(err), fatal=err.fatal)
+        except IllegalChoice as err:
+            return None, _fault("illegal", decision_id, str(err))
+        finally:
+            self._charge(time.monotonic() - began)
+        return index, None
+
+    def _read_act(self, decision_id: int, deadline: float):
+        while True:
+            message = self._received(self.channel.read_line(deadline))
+            if message.get("type") == "act" and message.get("id") in self.stale:
+                continue  # a late answer to a decision already settled: dropped
+            return parse_act(message, decision_id)
+
+    def _charge(self, elapsed_s: float) -> None:
+        elapsed_ms = elapsed_s * 1000
+        self.decisions += 1
+        self.total_ms += elapsed_ms
+        self.max_ms = max(self.max_ms, elapsed_ms)
+        self.bank_ms = max(0.0, self.bank_ms - max(0.0, elapsed_ms - self.limits.decision_ms))
+
+    def _exit(self) -> str:
+        deadline = time.monotonic() + 0.2
+        while self.process.alive() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        return self.process.exit_description()
+
+    def pause(self) -> None:
+        if self.process is not None and self.running:
+            self.process.pause()
+            self.running = False
+
+    def resume(self) -> None:
+        if self.process is not None and not self.running:
+            self.process.resume()
+            self.running = True
+
+    def say_goodbye(self, seat: int, result: dict, deadline: float) -> None:
+        """Send ``end`` and close stdin; the bot may then exit on its own until the deadline."""
+        if self.process is None or self.process.killed:
+            return
+        self.resume()
+        self._send(end_message(seat, result, self.status))
+        self.channel.flush(deadline)
+        self.process.close_stdin()
+
+    def stop(self) -> None:
+        if self.process is not None and not self.released:
+            self.process.kill()
+            # what the bot wrote before it died is still in the pipes' buffers
+            with contextlib.suppress(OSError, ValueError):
+                self.channel.drain(time.monotonic() + 0.1)
+            self.process.release()
+            self.released = True
+
+
+class Match:
+    """One game in progress; :meth:`play_one_decision` advances it by one decision.
+
+    Use as a context manager: leaving it kills every bot process, whatever happened.
+    """
+
+    def __init__(
+        self,
+        title: str | Title,
+        seats: list[SeatSpec],
+        *,
+        seed: int,
+        options: dict | None = None,
+        limits: Limits | None = None,
+        sandbox: str = "bwrap",
+        on_message=None,
+    ):
+        self.title = engine.title(title) if isinstance(title, str) else title
+        self.limits = limits or Limits()
+        self.sandbox = sandbox
+        self.warnings: list[str] = []
+        self.specs = list(seats)
+        for spec in self.specs:
+            _check_spec(spec)
+        if any(s.kind == "process" for s in self.specs):
+            check_backend(sandbox)
+            if sandbox == "none":
+                self.warnings.append(NONE_WARNING)
+                print(f"workers.match: {NONE_WARNING}", file=sys.stderr)
+        self.state = self.title.new_game(len(self.specs), options, seed)
+        self.seats: list[_Seat] = [
+            _BuiltinSeat(i, s, self.limits, self.title, seed)
+            if s.kind == "builtin"
+            else _ProcessSeat(i, s, self.limits, self.title, on_message)
+            for i, s in enumerate(self.specs)
+        ]
+        self._next_decision = 1
+        self._running: int | None = None
+
+    def __enter__(self) -> Match:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill every bot process (idempotent); all are signalled before any is waited for."""
+        for seat in self.seats:
+            if isinstance(seat, _ProcessSeat) and seat.process is not None:
+                seat.process.send_kill()
+        for seat in self.seats:
+            seat.stop()
+
+    # -- start ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every bot process and wait (concurrently) for each one's ``ready``."""
+        processes = [s for s in self.seats if isinstance(s, _ProcessSeat)]
+        for seat in processes:
+            seat.launch(
+                self.sandbox,
+                start_message(
+                    self.title,
+                    seat.index,
+                    self.state.players,
+                    self.state.options,
+                    self.limits,
+                ),
+            )
+        deadline = time.monotonic() + self.limits.startup_ms / 1000
+        waiting = list(processes)
+        while waiting:
+            for seat in list(waiting):
+                fault = seat.take_ready()
+                if fault is not None:
+                    waiting.remove(seat)
+                    if fault:
+                        self._record(seat, fault, applied=None)
+            if not waiting:
+                break
+            if time.monotonic() >= deadline:
+                for seat in waiting:
+                    message = f"no ready within the start-up budget of {self.limits.startup_ms} ms"
+                    self._record(seat, _fault("timeout", None, message, fatal=True), applied=None)
+                break
+            _poll_channels([s.channel for s in waiting], deadline)
+
+    # -- play ----------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    def play_one_decision(self) -> Step:
+        """Ask the deciding seat (or apply its fallback) and apply the option; returns the step."""
+        decision = self.state.decision()
+        seat = self.seats[decision.seat]
+        decision_id = self._next_decision
+        self._next_decision += 1
+        index, fault = None, None
+        if seat.active:
+            self._switch_to(seat)
+            observation = self.state.observation(decision.seat)
+            if isinstance(seat, _BuiltinSeat):
+                began = time.monotonic()
+                index, fault = seat.choose(
+                    decision_id, decision.kind, observation, decision.options
+                )
+                elapsed_ms = (time.monotonic() - began) * 1000
+                seat.decisions += 1
+                seat.total_ms += elapsed_ms
+                seat.max_ms = max(seat.max_ms, elapsed_ms)
+            else:
+                index, fault = seat.choose(
+                    decision_id, decision.kind, observation, decision.options
+                )
+        if index is None:
+            index = fallback_index(decision.options)
+        if fault:
+            self._record(seat, fault, applied=decision.options[index])
+        self.state.apply(index)
+        return Step(decision.seat, decision_id, index, fault)
+
+    def _switch_to(self, seat: _Seat) -> None:
+        if self._running is not None and self._running != seat.index:
+            self.seats[self._running].pause()
+        seat.resume()
+        self._running = seat.index
+
+    def _record(self, seat: _Seat, fault: dict, applied: dict | None) -> None:
+        fatal = fault.pop("fatal", False)
+        fault["applied"] = applied
+        seat.faults.append(fault)
+        seat.notices.append(dict(fault))
+        if fatal or len(seat.faults) >= self.limits.max_faults:
+            seat.disqualified = True
+            seat.stop()
+
+    # -- finish --------------------------------------------------------------------------
+
+    def finish(self) -> MatchResult:
+        """Send ``end`` to the bots, let them exit, kill what remains; the game's outcome."""
+        result = self.state.result()
+        deadline = time.monotonic() + self.limits.shutdown_ms / 1000
+        processes = [s for s in self.seats if isinstance(s, _ProcessSeat) and s.active]
+        for seat in processes:
+            seat.say_goodbye(seat.index, result, deadline)
+        channels = [s.channel for s in processes if s.channel is not None]
+        while any(c.stdout_open for c in channels) and time.monotonic() < deadline:
+            _poll_channels(channels, deadline)
+        self.close()
+        return MatchResult(
+            title=self.title.id,
+            seats=self.specs,
+            record=self.state.record(),
+            result=result,
+            faults=[s.faults for s in self.seats],
+            seat_status=[s.status for s in self.seats],
+            timings=[s.timing() for s in self.seats],
+            stderr=[s.stderr.text() for s in self.seats],
+            names=[s.name for s in self.seats],
+            sandbox=self.sandbox,
+            limits=self.limits.to_json(),
+            warnings=self.warnings,
+        )
+
+
+def run_match(
+    title_id: str | Title,
+    seats: list[SeatSpec],
+    *,
+    seed: int,
+    options: dict | None = None,
+    limits: Limits | None = None,
+    sandbox: str = "bwrap",
+    on_message=None,
+) -> MatchResult:
+    """Play one whole game; see the module docstring for the fault policy.
+
+    ``title_id`` is a registered title id (or a Title object). ``on_message(seat, direction,
+    message)``, if given, sees every protocol message ("to_bot" / "from_bot"). Raises
+    ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
+    ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
+    """
+    with Match(
+        title_id,
+        seats,
+        seed=seed,
+        options=options,
+        limits=limits,
+        sandbox=sandbox,
+        on_message=on_message,
+    ) as match:
+        match.start()
+        while not match.over:
+            match.play_one_decision()
+        return match.finish()
+
+
+def validate_bot(
+    title_id: str,
+    path: str,
+    *,
+    limits: Limits | None = None,
+    sandbox: str = "bwrap",
+    seed: int = 1,
+) -> ValidationReport:
+    """Smoke-test an uploaded bot: one game in the sandbox against built-in random bots.
+
+    ``ok`` only if the bot started, answered every decision legally and in time, and did not
+    crash. ``reason`` says what to fix; ``stderr`` is the bot's captured log.
+    """
+    try:
+        load_bot(path, title_id)
+    except BotSpecError as err:
+        return ValidationReport(False, str(err))
+    title = engine.title(title_id)
+    players = max(title.min_players, min(4, title.max_players))
+    seats = [SeatSpec("process", "candidate", str(path))]
+    seats += [SeatSpec("builtin", "random")] * (players - 1)
+    outcome = run_match(title, seats, seed=seed, limits=limits, sandbox=sandbox)
+    faults = outcome.faults[0]
+    if not faults:
+        return ValidationReport(True, "", outcome.stderr[0], [])
+    return ValidationReport(
+        False, _explain(faults[0], outcome.stderr[0]), outcome.stderr[0], faults
+    )
+
+
+def _explain(fault: dict, stderr: str) -> str:
+    where = "at start-up" if fault["decision"] is None else f"at decision {fault['decision']}"
+    advice = {
+        "timeout": "answer faster (or check that it flushes stdout after each line)",
+        "crash": "see its stderr below for the error",
+        "protocol": "check the message format in docs/bot-protocol.md",
+        "illegal": "choose an index of the options list or one of the option objects",
+    }[fault["kind"]]
+    last = [line for line in stderr.strip().splitlines() if line.strip()]
+    tail = f" Last stderr line: {last[-1][:200]}" if last else ""
+    return f"{fault['kind']} {where}: {fault['message']}; {advice}.{tail}"
+
+
+def _fault(kind: str, decision: int | None, message: str, fatal: bool = False) -> dict:
+    return {"kind": kind, "decision": decision, "message": message, "fatal": fatal}
+
+
+def _check_spec(spec: SeatSpec) -> None:
+    if spec.kind not in SEAT_KINDS:
+        raise engine.ConfigError(f"seat kind {spec.kind!r} is not one of {', '.join(SEAT_KINDS)}")
+    if spec.kind == "process" and not spec.path:
+        raise BotSpecError(f"process seat {spec.name!r} needs a path to the bot")
+
+
+def _make_builtin(title: Title, name: str, seed: int):
+    if title.id in engine.titles() and engine.title(title.id) is title:
+        return engine.make_bot(title.id, name, seed)
+    if name == "random":
+        return engine.RandomBot(seed)
+    raise engine.ConfigError(f"title {title.id!r} is not registered; only 'random' is built in")
+
+
+def _poll_channels(channels: list[Channel], deadline: float) -> None:
+    """Wait until one of the channels has something to do (or the deadline), then do it."""
+    poller = select.poll()
+    owners = {}
+    for channel in channels:
+        for fd in channel.register(poller):
+            owners[fd] = channel
+    if not owners:
+        time.sleep(max(0.0, min(0.01, deadline - time.monotonic())))
+        return
+    timeout_ms = max(0, int((deadline - time.monotonic()) * 1000) + 1)
+    for fd, events in poller.poll(timeout_ms):
+        owners[fd].handle(fd, events)

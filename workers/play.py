@@ -1,0 +1,271 @@
+"""``python -m workers.play``: play local games with the same sandbox and runner as the servers.
+
+    python -m workers.play --title citadels --bot starter-kits/citadels-python \\
+        --vs greedy,random,random --games 20 --seed 1 --out out/
+
+Your bot changes seat every game (game i puts it at seat i mod players), so no seat favours
+it. ``--vs`` takes built-in bot names or paths to other bots. ``--out`` receives, per game,
+the replay record with faults and timings (``game-0001.json``) and each bot process's stderr
+(``game-0001-seat2.stderr.txt``). Bad arguments print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import engine
+
+from .limits import Limits
+from .manifest import BotSpecError, load_bot
+from .match import MatchResult, SeatSpec, run_match
+from .sandbox import SandboxError, check_backend
+
+
+class UsageError(Exception):
+    """A bad command line; the message is shown as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m workers.play",
+        description="Play local games between your bot and others, sandboxed like the servers.",
+    )
+    parser.add_argument("--title", required=True, help="citadels or praga")
+    parser.add_argument("--bot", required=True, help="your bot: a directory with bot.json or a .py")
+    parser.add_argument(
+        "--vs", required=True, help="opponents: built-in names or bot paths, comma-separated"
+    )
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--out", help="directory for replays and stderr logs")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option (repeatable)",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run bots without bubblewrap (debugging trusted code only)",
+    )
+    parser.add_argument(
+        "--decision-ms", type=int, help="time per decision (default: ARENA_BOT_DECISION_MS or 1000)"
+    )
+    parser.add_argument(
+        "--bank-ms", type=int, help="time bank per game (default: ARENA_BOT_BANK_MS or 10000)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser  # fmt: skip
+
+
+@dataclass
+class Tally:
+    """What one participant did over all games."""
+
+    label: str
+    games: int = 0
+    wins: float = 0.0  # a shared win counts 1/k
+    score: float = 0.0
+    rank: float = 0.0
+    faults: int = 0
+    timeouts: int = 0
+    decisions: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    statuses: dict = field(default_factory=dict)
+
+    def add(self, outcome: MatchResult, seat: int) -> None:
+        result, timing = outcome.result, outcome.timings[seat]
+        self.games += 1
+        if seat in result["winners"]:
+            self.wins += 1 / len(result["winners"])
+        self.score += result["scores"][seat]
+        self.rank += result["ranks"][seat]
+        self.faults += len(outcome.faults[seat])
+        self.timeouts += sum(1 for f in outcome.faults[seat] if f["kind"] == "timeout")
+        self.decisions += timing["decisions"]
+        self.total_ms += timing["total_ms"]
+        self.max_ms = max(self.max_ms, timing["max_ms"])
+        status = outcome.seat_status[seat]
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        plan = _plan(argv)
+    except UsageError as err:
+        print(f"workers.play: error: {err}", file=sys.stderr)
+        return 2
+    tallies: dict[str, Tally] = {}
+    participants = plan["participants"]
+    players = len(participants)
+    for game in range(plan["games"]):
+        shift = game % players
+        order = participants[-shift:] + participants[:-shift] if shift else list(participants)
+        outcome = run_match(
+            plan["title"],
+            [spec for _, spec in order],
+            seed=plan["seed"] + game,
+            options=plan["options"],
+            limits=plan["limits"],
+            sandbox=plan["sandbox"],
+        )
+        for seat, (label, _) in enumerate(order):
+            tallies.setdefault(label, Tally(label)).add(outcome, seat)
+        if plan["out"]:
+            _write_game(plan["out"], game + 1, plan["seed"] + game, outcome)
+        if plan["progress"]:
+            _progress(game + 1, plan["games"])
+    if plan["progress"]:
+        print(file=sys.stderr)
+    print(_table([tallies[label] for label, _ in _unique(participants)]))
+    if plan["out"]:
+        print(f"replays and stderr logs in {plan['out']}")
+    return 0
+
+
+def _plan(argv) -> dict:
+    args = _parser().parse_args(argv)
+    try:
+        title = engine.title(args.title)
+    except engine.ConfigError as err:
+        raise UsageError(str(err)) from None
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.seed < 0:
+        raise UsageError("--seed must not be negative")
+    sandbox = "none" if args.no_sandbox else os.environ.get("ARENA_SANDBOX", "bwrap")
+    participants = [("you", _seat(args.bot, title.id, "you", must_be_path=True))]
+    for position, name in enumerate(n.strip() for n in args.vs.split(",")):
+        if not name:
+            raise UsageError("--vs has an empty name")
+        label = name if not _looks_like_path(name) else f"{Path(name).name}#{position + 1}"
+        participants.append((label, _seat(name, title.id, label)))
+    players = len(participants)
+    if not title.min_players <= players <= title.max_players:
+        raise UsageError(
+            f"{title.name} needs {title.min_players} to {title.max_players} players; "
+            f"--bot and --vs give {players}"
+        )
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    try:
+        options = title.options(players, **options)
+        limits = Limits.from_env()
+        if args.decision_ms is not None:
+            limits = limits.replace(decision_ms=args.decision_ms)
+        if args.bank_ms is not None:
+            limits = limits.replace(bank_ms=args.bank_ms)
+        check_backend(sandbox)
+    except (engine.ConfigError, ValueError, SandboxError) as err:
+        raise UsageError(str(err)) from None
+    out = Path(args.out) if args.out else None
+    if out:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"cannot create --out {str(out)!r}: {err.strerror}") from None
+    return {
+        "title": title.id,
+        "participants": participants,
+        "games": args.games,
+        "seed": args.seed,
+        "options": options,
+        "limits": limits,
+        "sandbox": sandbox,
+        "out": out,
+        "progress": not args.no_progress and sys.stderr.isatty(),
+    }
+
+
+def _looks_like_path(name: str) -> bool:
+    return "/" in name or name.endswith(".py") or os.path.exists(name)
+
+
+def _seat(name: str, title_id: str, label: str, must_be_path=False) -> SeatSpec:
+    if must_be_path or _looks_like_path(name):
+        try:
+            load_bot(name, title_id)
+        except BotSpecError as err:
+            raise UsageError(str(err)) from None
+        return SeatSpec("process", label, name)
+    if name not in engine.bots(title_id):
+        raise UsageError(
+            f"unknown built-in bot {name!r} for {title_id}; "
+            f"built-in bots are {', '.join(engine.bots(title_id))} (or give a path)"
+        )
+    return SeatSpec("builtin", name)
+
+
+def _unique(participants):
+    seen = set()
+    for label, spec in participants:
+        if label not in seen:
+            seen.add(label)
+            yield label, spec
+
+
+def _write_game(out: Path, number: int, seed: int, outcome: MatchResult) -> None:
+    data = outcome.to_json()
+    data["seed"] = seed
+    (out / f"game-{number:04d}.json").write_text(json.dumps(data, ensure_ascii=False))
+    for seat, spec in enumerate(outcome.seats):
+        if spec.kind == "process":
+            (out / f"game-{number:04d}-seat{seat}.stderr.txt").write_text(outcome.stderr[seat])
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "-" * (width - filled)
+    print(f"\r[{bar}] {done}/{total} games", end="", file=sys.stderr, flush=True)
+
+
+def _table(tallies: list[Tally]) -> str:
+    header = ("bot", "games", "wins", "win %", "avg score", "avg rank", "faults", "timeouts", "ms/decision", "max ms")  # fmt: skip
+    rows = [header]
+    for t in tallies:
+        rows.append(
+            (
+                t.label,
+                str(t.games),
+                f"{t.wins:g}",
+                f"{100 * t.wins / t.games:.1f}",
+                f"{t.score / t.games:.2f}",
+                f"{t.rank / t.games:.2f}",
+                str(t.faults),
+                str(t.timeouts),
+                f"{t.total_ms / t.decisions:.2f}" if t.decisions else "-",
+                f"{t.max_ms:.1f}",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = []
+    for index, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        lines.append("  ".join(cells))
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

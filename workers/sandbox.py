@@ -1,0 +1,457 @@
+"""Start a bot as a sandboxed process: bubblewrap namespaces plus resource limits.
+
+Backends:
+
+``bwrap``
+    bubblewrap with new user, pid, network, ipc, uts and cgroup namespaces (so no network at
+    all, only its own processes visible), a read-only system (``/usr`` and a few files of
+    ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
+    environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
+    ``--die-with-parent`` and ``--new-session``. Inside, ``prlimit`` sets the address-space,
+    CPU-seconds, process-count, open-files, file-size and core limits before the bot starts;
+    process counts are per user namespace, so a fork bomb only exhausts its own sandbox. When
+    the runner is root, bubblewrap itself runs as an unprivileged user (``sandbox_uid``), since
+    the kernel never applies the process limit to root.
+``none``
+    the same command and limits without any isolation, for trusted bots only; the match
+    runner says so on stderr and in its result for every game that uses it.
+
+Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
+bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .limits import Limits
+from .manifest import BotFiles
+
+BACKENDS = ("bwrap", "none")
+SANDBOX_BOT_DIR = "/bot"
+NONE_WARNING = (
+    "WARNING: sandbox 'none' runs bot code WITHOUT isolation (no namespaces, full network "
+    "and file access); use it only for trusted bots, never for uploads"
+)
+
+# Files of /etc a program may need (dynamic linker cache, time zone, alternatives symlinks);
+# nothing else of the host's /etc (users, hosts, credentials) is visible.
+_ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives")
+_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+}
+
+
+class SandboxError(RuntimeError):
+    """The sandbox cannot start on this machine (bubblewrap missing, no interpreter, ...)."""
+
+
+def bot_python() -> str:
+    """The interpreter bots run with: ``ARENA_BOT_PYTHON`` or the system's ``/usr/bin/python3``."""
+    configured = os.environ.get("ARENA_BOT_PYTHON")
+    for candidate in (configured, "/usr/bin/python3", shutil.which("python3")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise SandboxError("no Python 3 for bots: install python3 or set ARENA_BOT_PYTHON")
+
+
+def sandbox_uid() -> int | None:
+    """The uid bubblewrap runs as when the runner is root (``ARENA_SANDBOX_UID``, default nobody)."""
+    if os.geteuid() != 0:
+        return None
+    raw = os.environ.get("ARENA_SANDBOX_UID", "65534")
+    try:
+        uid = int(raw)
+    except ValueError:
+        raise SandboxError(f"ARENA_SANDBOX_UID must be a number, not {raw!r}") from None
+    if uid <= 0:
+        raise SandboxError("ARENA_SANDBOX_UID must be an unprivileged uid, not root")
+    return uid
+
+
+def check_backend(backend: str) -> None:
+    """Raise SandboxError with what to do if ``backend`` cannot run here."""
+    if backend not in BACKENDS:
+        raise SandboxError(f"unknown sandbox {backend!r}; use one of {', '.join(BACKENDS)}")
+    if shutil.which("prlimit") is None:
+        raise SandboxError("prlimit (util-linux) is needed to limit bots; install util-linux")
+    if backend == "bwrap" and shutil.which("bwrap") is None:
+        raise SandboxError(
+            "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
+            "--no-sandbox runs trusted bots without it"
+        )
+    if backend == "bwrap":
+        problem = _bwrap_problem(sandbox_uid())
+        if problem:
+            raise SandboxError(
+                f"bubblewrap cannot create its namespaces here ({problem}); allow unprivileged "
+                "user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor "
+                "userns restriction on Ubuntu)"
+            )
+
+
+@functools.cache
+def _bwrap_problem(uid: int | None) -> str:
+    """Empty if a minimal sandbox starts as ``uid``, else bubblewrap's complaint (cached)."""
+    probe = subprocess.run(
+        ["bwrap", "--unshare-all", "--unshare-user", *_system_arguments(), "--", "/usr/bin/true"],
+        capture_output=True,
+        text=True,
+        user=uid,
+        group=uid,
+        extra_groups=[] if uid is not None else None,
+        env={"PATH": _ENV["PATH"]},
+    )  # fmt: skip
+    return "" if probe.returncode == 0 else (probe.stderr.strip() or f"exit {probe.returncode}")
+
+
+def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
+    """The bot's command line behind ``prlimit``; ``inside`` means paths as seen in the sandbox."""
+    entry = f"{SANDBOX_BOT_DIR}/{bot.entry}" if inside else str(bot.entry_path.resolve())
+    # -E -s -S: ignore PYTHON* variables and every site-packages (a bot gets the standard
+    # library and its own files: the script's directory stays on sys.path); -B: /bot is
+    # read-only, so no bytecode is written.
+    run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
+    mb = 1 << 20
+    return [
+        shutil.which("prlimit") or "/usr/bin/prlimit",
+        f"--as={limits.memory_mb * mb}",
+        f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
+        f"--nproc={limits.processes}",
+        f"--nofile={limits.open_files}",
+        f"--fsize={limits.file_size_mb * mb}",
+        "--core=0",
+        "--",
+        *run,
+    ]
+
+
+def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int) -> list[str]:
+    """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``."""
+    args = [
+        "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--uid", "65534", "--gid", "65534",
+        "--hostname", "bot",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop", "ALL",
+        *_system_arguments(),
+    ]  # fmt: skip
+    for name in _ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    python_prefix = _prefix_outside_usr(bot_python())
+    if python_prefix:
+        args += ["--ro-bind", python_prefix, python_prefix]
+    args += [
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    if bot.single_file:
+        args += ["--ro-bind", str(bot_dir / bot.entry), f"{SANDBOX_BOT_DIR}/{bot.entry}"]
+    else:
+        args += ["--ro-bind", str(bot_dir), SANDBOX_BOT_DIR]
+    args += ["--chdir", SANDBOX_BOT_DIR, "--clearenv"]
+    for key, value in _ENV.items():
+        args += ["--setenv", key, value]
+    # Last: nothing but /tmp stays writable (/dev and the root are tmpfs mounts otherwise).
+    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
+    return args + ["--", *bot_command(bot, limits, inside=True)]
+
+
+def _system_arguments() -> list[str]:
+    """Read-only /usr, and /bin, /lib... as the host has them (links into /usr, or binds)."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), f"/{name}"]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), f"/{name}"]
+    return args
+
+
+def _prefix_outside_usr(python: str) -> str | None:
+    real = Path(python).resolve()
+    if real.is_relative_to("/usr"):
+        return None
+    return str(real.parents[1])
+
+
+class BotProcess:
+    """One running bot: its pipes, pausing, and a kill that leaves nothing behind."""
+
+    def __init__(self, popen, backend, status_read_fd=None, staging_dir=None):
+        self.popen = popen
+        self.backend = backend
+        self.stdin = popen.stdin.fileno()
+        self.stdout = popen.stdout.fileno()
+        self.stderr = popen.stderr.fileno()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self._status_fd = status_read_fd
+        self._status_text = b""
+        self._ns_init_pid: int | None = None
+        self._group: int | None = popen.pid if backend == "none" else None
+        self._staging_dir = staging_dir
+        self.started = time.monotonic()
+        self.killed = False
+
+    # -- process ids -------------------------------------------------------------------
+
+    def _read_status(self, wait_s: float = 0.0) -> None:
+        """Read what bubblewrap reported on the status pipe (child pid, exit code)."""
+        if self._status_fd is None:
+            return
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                chunk = os.read(self._status_fd, 4096)
+            except BlockingIOError:
+                chunk = None
+            if chunk:
+                self._status_text += chunk
+                continue
+            if chunk == b"":
+                os.close(self._status_fd)
+                self._status_fd = None
+                return
+            if b"child-pid" in self._status_text or time.monotonic() >= deadline:
+                return
+            time.sleep(0.001)
+
+    def _status(self) -> list[dict]:
+        docs = []
+        for line in self._status_text.splitlines():
+            with contextlib.suppress(ValueError):
+                docs.append(json.loads(line))
+        return docs
+
+    def ns_init_pid(self) -> int | None:
+        """Host pid of the sandbox's PID 1 (bubblewrap's reaper), once known."""
+        if self._ns_init_pid is None and self.backend == "bwrap":
+            self._read_status(wait_s=1.0)
+            for doc in self._status():
+                if "child-pid" in doc:  # bubblewrap's first report; nothing else writes here
+                    self._ns_init_pid = int(doc["child-pid"])
+                    break
+        return self._ns_init_pid
+
+    def group(self) -> int | None:
+        """Process group of the bot, found once it runs.
+
+        bubblewrap's ``--new-session`` makes its PID 1 the leader of a new session and
+        group, which the bot and whatever it starts belong to.
+        """
+        if self._group is None:
+            init = self.ns_init_pid()
+            if init is not None:
+                with contextlib.suppress(OSError):
+                    self._group = os.getpgid(init)
+        return self._group
+
+    def bot_pid(self) -> int | None:
+        """Host pid of the bot's own process (under bubblewrap: PID 1's child)."""
+        if self.backend == "none":
+            return self.popen.pid
+        init = self.ns_init_pid()
+        children = _children(init) if init is not None else []
+        return children[0] if children else None
+
+    # -- control -----------------------------------------------------------------------
+
+    def pause(self) -> None:
+        """Stop every process of the bot's group (it cannot think on others' time)."""
+        self._signal_group(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._signal_group(signal.SIGCONT)
+
+    def _signal_group(self, sig) -> None:
+        group = self.group()
+        if group is not None and not self.killed and self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, sig)
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def exit_description(self) -> str:
+        """How the process ended, for fault messages ("exit status 1", "killed by SIGKILL")."""
+        code = self.popen.poll()
+        self._read_status()
+        for doc in self._status():
+            if "exit-code" in doc:
+                code = doc["exit-code"]
+        if code is None:
+            return "still running"
+        if code < 0 or code > 128:
+            number = -code if code < 0 else code - 128
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(number).name}"
+        return f"exit status {code}"
+
+    def close_stdin(self) -> None:
+        with contextlib.suppress(OSError):
+            self.popen.stdin.close()
+
+    def kill(self) -> None:
+        """Kill the bot and everything it started, and wait until it is all gone."""
+        self.send_kill()
+        self.popen.wait()
+        self._read_status()
+
+    def send_kill(self) -> None:
+        """SIGKILL the bot and everything it started, without waiting (see :meth:`kill`)."""
+        if self.killed:
+            return
+        self.group()  # learn the group before anything dies, to signal it below
+        self.killed = True
+        # With bubblewrap, once its outer process has exited the whole namespace is gone,
+        # and the pids could belong to someone else by now.
+        sandbox_gone = self.backend == "bwrap" and self.popen.poll() is not None
+        if self._group is not None and not sandbox_gone:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._group, signal.SIGKILL)
+        init = self.ns_init_pid()
+        if init is not None and not sandbox_gone:
+            # The namespace's PID 1: when it dies the kernel kills every process inside,
+            # daemons and sessions that left the bot's group included.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(init, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.kill()
+
+    def release(self) -> None:
+        """Close the pipes and remove staged files (after :meth:`kill` and a last read)."""
+        self.kill()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+        if self._status_fd is not None:
+            os.close(self._status_fd)
+            self._status_fd = None
+        if self._staging_dir is not None:
+            shutil.rmtree(self._staging_dir, ignore_errors=True)
+            self._staging_dir = None
+
+
+def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProcess:
+    """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us."""
+    check_backend(backend)
+    if backend == "none":
+        popen = subprocess.Popen(
+            bot_command(bot, limits, inside=False),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(bot.root.parent if bot.single_file else bot.root),
+            env=dict(_ENV, HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir()),
+            start_new_session=True,
+            close_fds=True,
+        )
+        return BotProcess(popen, "none")
+
+    uid = sandbox_uid()
+    staging = None
+    bot_dir = bot.root.parent if bot.single_file else bot.root
+    if uid is not None and not _readable_by_others(bot, bot_dir):
+        staging = _stage(bot)
+        bot_dir = Path(staging) / "bot"
+    status_read, status_write = os.pipe()
+    os.set_blocking(status_read, False)
+    try:
+        popen = subprocess.Popen(
+            bwrap_arguments(bot_dir, bot, limits, status_write),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(status_write,),
+            env={"PATH": _ENV["PATH"]},
+            user=uid,
+            group=uid,
+            extra_groups=[] if uid is not None else None,
+            close_fds=True,
+        )
+    except BaseException:
+        os.close(status_read)
+        if staging:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    finally:
+        os.close(status_write)
+    fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+    return BotProcess(popen, "bwrap", status_read, staging)
+
+
+def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
+    """True if an unprivileged user can reach and read every file of the bot."""
+    path = bot_dir.resolve()
+    for parent in [path, *path.parents]:
+        if not os.stat(parent).st_mode & stat.S_IXOTH:
+            return False
+    paths = [bot_dir / bot.entry] if bot.single_file else [bot_dir, *bot_dir.rglob("*")]
+    for item in paths:
+        mode = os.lstat(item).st_mode
+        if stat.S_ISLNK(mode):
+            continue
+        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+        if mode & need != need:
+            return False
+    return True
+
+
+def _stage(bot: BotFiles) -> str:
+    """Copy the bot's files where the sandbox user can read them (links are kept as links)."""
+    staging = tempfile.mkdtemp(prefix="arena-bot-")
+    os.chmod(staging, 0o711)
+    target = Path(staging) / "bot"
+    if bot.single_file:
+        target.mkdir()
+        shutil.copyfile(bot.entry_path, target / bot.entry)
+    else:
+        shutil.copytree(bot.root, target, symlinks=True)
+    for item in [target, *target.rglob("*")]:
+        if item.is_symlink():
+            continue
+        executable = item.is_dir() or os.stat(item).st_mode & stat.S_IXUSR
+        os.chmod(item, 0o755 if executable else 0o644)
+    return staging
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid`` (from /proc, with a scan when the children file is absent)."""
+    if not os.path.exists(f"/proc/{pid}"):
+        return []
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+        return [int(p) for p in text.split()]
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry))
+    return sorted(found)
