@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from engine.core.bots import Bot
 
+from .components import default_components
+from .geometry import ACTION_BOARD
+
 BASE = {
     "vp": 1.0,
     "gold": 0.7,
@@ -136,7 +139,70 @@ class HeuristicBot(Bot):
         return 0.0
 
     def _v_space(self, obs, me, o):
-        return 0.0
+        placing = obs["turn_state"]["placing"]
+        if not placing:
+            return 0.0
+        tile = placing["tile"]
+        if tile["type"] == "building":
+            c = default_components()
+            h = o["hex"]
+            value = c.city.space_vp.get(h, 0) - 0.8 * c.city.surcharge.get(h, 0)
+            square = c.city.space_square[h]
+            built = {b["hex"] for b in obs["city"]["buildings"]}
+            left = [x for x in c.city.square_spaces[square] if x not in built and x != h]
+            if tile.get("crown"):
+                value += 0.5 * (len(c.city.square_spaces[square]) - len(left))
+            if tile.get("cube") and not left:
+                value += 2.0  # completes the square now
+            return value + max(self._placement(obs, me, tile, h, r) for r in range(6))
+        return max(self._placement(obs, me, tile, o["hex"], r) for r in range(6))
+
+    def _v_orient(self, obs, me, o):
+        placing = obs["turn_state"]["placing"]
+        if not placing or placing["hex"] is None:
+            return 0.0
+        return self._placement(obs, me, placing["tile"], placing["hex"], o["rotation"])
+
+    def _placement(self, obs, me, tile, h, rotation) -> float:
+        """Edge icons that meet icons and corners that meet corners of the same colour."""
+        c = default_components()
+        if tile["type"] == "building":
+            board = c.city.board
+            corners_at = {}
+            for b in obs["city"]["buildings"]:
+                printed = c.tiles[c.tile_index[b["tile"]]].corners
+                for k in range(6):
+                    if printed[(k - b["rotation"]) % 6]:
+                        v = board.vertices[b["hex"]][k]
+                        corners_at[v] = corners_at.get(v, 0) + 1
+            for v in c.city.blue_vertices:
+                corners_at[v] = corners_at.get(v, 0) + 1
+            return sum(
+                self.weights["blue"] * corners_at.get(board.vertices[h][k], 0)
+                for k in range(6)
+                if tile["corners"][(k - rotation) % 6]
+            )
+        board = ACTION_BOARD.board
+        tops = {
+            x["hex"]: (c.tiles[c.tile_index[x["tiles"][-1]]], x["rotation"])
+            for x in me["action_board"]
+        }
+        value = 0.0
+        for k in range(6):
+            icon = tile["edges"][(k - rotation) % 6]
+            n = board.neighbours[h][k]
+            if icon and n in tops:
+                other, r2 = tops[n]
+                icon2 = other.edges[((k + 3) % 6 - r2) % 6]
+                if icon2:
+                    value += self.weights.get(icon, 1) + self.weights.get(icon2, 1)
+            if tile["corners"][(k - rotation) % 6]:
+                for h2, k2 in board.vertex_hexes[board.vertices[h][k]]:
+                    if h2 != h and h2 in tops:
+                        other, r2 = tops[h2]
+                        if other.corners[(k2 - r2) % 6]:
+                            value += self.weights["red"]
+        return value
 
     def _v_keep(self, obs, me, o):
         return o["gold"]
