@@ -99,3 +99,22 @@ def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
         assert twin.observation(s) == state.observation(s)
         text = str(state.observation(s))
         assert "seed" not in text
+
+
+@settings(max_examples=6, deadline=None)
+@given(games)
+def test_every_offered_option_applies_and_keeps_the_invariants(game):
+    players, seed, variant = game
+    state = PRAGA.new_game(players, VARIANTS[variant], seed)
+    bots = [make_bot("praga", "random", seed + i) for i in range(players)]
+    step = 0
+    while not state.is_over():
+        d = state.decision()
+        if step % 9 == 0:
+            for option in d.options:
+                twin = state.clone()
+                twin.apply(option)
+                check_invariants(twin)
+                assert twin.is_over() or twin.decision().options
+        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+        step += 1
