@@ -1,6 +1,6 @@
 """Bot protocol costs, measured in one run (figures only, never asserted).
 
-    python bench/protocol.py [--title citadels] [--games 20]
+    python bench/protocol.py [--title citadels] [--games 20] [--runners 4]
 
 1. Decision round trip of a sandboxed bot process through the runner's channel, against the
    floor: the same child program, the same messages, over a raw pipe with plain
@@ -8,14 +8,18 @@
    (SIGSTOP/SIGCONT) around every decision, as when seats alternate.
 2. Start-up to ``ready`` of the starter-kit bot: sandboxed, with the ``none`` backend, and the
    bare interpreter.
-3. Full games between sandboxed starter-kit bots: games per second of wall time, CPU time per
-   game (runner plus every bot process), and the engine's own share.
+3. Full games between sandboxed starter-kit bots, one after another on all cores and on one
+   core: games per second of wall time, the runner's CPU time per game, and the share of the
+   runner's own work (engine, observations, encoding) measured by replaying the same games
+   without bot processes. 3b: the same games played by several runner processes at once
+   (``--runners``), all pinned to one core, as a worker with that concurrency would.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -31,7 +35,14 @@ import engine  # noqa: E402
 from workers.limits import Limits  # noqa: E402
 from workers.manifest import load_bot  # noqa: E402
 from workers.match import SeatSpec, run_match  # noqa: E402
-from workers.protocol import Channel, StderrLog, decide_message, parse_line  # noqa: E402
+from workers.protocol import (  # noqa: E402
+    Channel,
+    EventsDelta,
+    StderrLog,
+    decide_message,
+    encode,
+    parse_line,
+)
 from workers.sandbox import bot_python, start_bot  # noqa: E402
 
 ECHO_BOT = """\
@@ -48,16 +59,21 @@ for line in sys.stdin:
 
 
 def decide_messages(title_id: str, count: int) -> list[dict]:
-    """Real ``decide`` messages of the title, from games between built-in random bots."""
+    """Real ``decide`` messages of the title, as the runner sends them (event log as a delta),
+    from games between built-in random bots."""
     messages, seed = [], 0
     while len(messages) < count:
         state = engine.title(title_id).new_game(4 if title_id != "toy" else 3, seed=seed)
         bots = [engine.make_bot(title_id, "random", i) for i in range(state.players)]
+        deltas = [EventsDelta() for _ in range(state.players)]
         while not state.is_over() and len(messages) < count:
             d = state.decision()
             obs = state.observation(d.seat)
+            sent, events_from = deltas[d.seat].apply(obs)
             messages.append(
-                decide_message(len(messages) + 1, d.kind, obs, d.options, 1000, 10000, [])
+                decide_message(
+                    len(messages) + 1, d.kind, sent, d.options, 1000, 10000, [], events_from
+                )
             )
             state.apply(bots[d.seat].choose(obs, d.kind, d.options))
         seed += 1
@@ -177,27 +193,59 @@ def bare_startup(bot_dir: Path) -> float:
     return elapsed
 
 
-def full_games(title_id: str, kit: Path, games: int) -> dict:
+def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
+    """Play one game per seed between four sandboxed copies of ``kit``, one after another."""
     seats = [SeatSpec("process", "kit", str(kit))] * 4
-    decisions, startup_ms, wall0 = 0, 0.0, time.perf_counter()
-    for seed in range(games):
+    records, startup_s = [], 0.0
+    cpu0, wall0 = os.times(), time.perf_counter()
+    for seed in seeds:
         outcome = run_match(title_id, seats, seed=seed)
-        decisions += len(outcome.record["actions"])
-        startup_ms += max(t["startup_ms"] for t in outcome.timings)
+        records.append(outcome.record)
+        startup_s += max(t["startup_ms"] for t in outcome.timings) / 1000
         assert all(status == "ok" for status in outcome.seat_status), outcome.faults
-    wall = time.perf_counter() - wall0
-    # The engine's share: the same number of games with in-process bots, observations encoded.
+    wall, cpu1 = time.perf_counter() - wall0, os.times()
+    return {
+        "games": len(seeds),
+        "wall": wall,
+        "runner_cpu": cpu1.user - cpu0.user + cpu1.system - cpu0.system,
+        "startup": startup_s,
+        "decisions": sum(len(r["actions"]) for r in records),
+        "records": records,
+    }
+
+
+def host_share(title_id: str, records: list[dict]) -> float:
+    """Seconds the runner's own work takes for these games without any bot process.
+
+    Each recorded game is played again in-process: the decision, the observation and the
+    encoded ``decide`` (event log as a delta, as sent), then the recorded action.
+    """
+    title = engine.title(title_id)
     began = time.perf_counter()
-    for seed in range(games):
-        state = engine.title(title_id).new_game(4, seed=seed)
-        bots = [engine.make_bot(title_id, "random", i) for i in range(4)]
-        while not state.is_over():
+    for record in records:
+        state = title.new_game(record["players"], record["options"], record["seed"])
+        deltas = [EventsDelta() for _ in range(record["players"])]
+        for action in record["actions"]:
             d = state.decision()
-            obs = state.observation(d.seat)
-            json.dumps(decide_message(1, d.kind, obs, d.options, 1, 1, []))
-            state.apply(bots[d.seat].choose(obs, d.kind, d.options))
-    engine_s = time.perf_counter() - began
-    return {"wall": wall, "decisions": decisions, "engine": engine_s, "startup": startup_ms / 1000}
+            sent, events_from = deltas[d.seat].apply(state.observation(d.seat))
+            encode(decide_message(1, d.kind, sent, d.options, 1, 1, [], events_from))
+            state.apply(action)
+    return time.perf_counter() - began
+
+
+def _play_share(job: tuple[str, Path, list[int]]) -> dict:
+    outcome = play_games(*job)
+    del outcome["records"]
+    return outcome
+
+
+def concurrent_games(title_id: str, kit: Path, games: int, runners: int) -> dict:
+    """``runners`` runner processes at once (as a worker with that concurrency), seeds split."""
+    jobs = [(title_id, kit, list(range(i, games, runners))) for i in range(runners)]
+    began = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(runners) as pool:
+        shares = pool.map(_play_share, jobs)
+    return {"games": games, "wall": time.perf_counter() - began, "shares": shares}
 
 
 def ms(seconds: float) -> str:
@@ -210,6 +258,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--startups", type=int, default=20)
+    parser.add_argument(
+        "--runners", type=int, default=4, help="runner processes sharing one core in part 3b"
+    )
     args = parser.parse_args()
     title_id = args.title
     if title_id not in engine.titles():
@@ -255,22 +306,38 @@ def main() -> None:
     if title_id in engine.titles() and kit.exists():
         cpus = sorted(os.sched_getaffinity(0))
         n = args.games
-        for label, pinned in (("all cores", cpus), ("one core", cpus[:1])):
+        for label, pinned in (("all cores", cpus), (f"one core (cpu {cpus[0]})", cpus[:1])):
             os.sched_setaffinity(0, pinned)  # bot processes inherit it
-            games = full_games(title_id, kit, n)
+            games = play_games(title_id, kit, list(range(n)))
+            host = host_share(title_id, games["records"])
             print(
-                f"\n3. {n} full 4-player {title_id} games, four sandboxed starter-kit bots, {label}"
+                f"\n3. {n} full 4-player {title_id} games one after another, four sandboxed "
+                f"starter-kit bots, {label}"
             )
             print(f"   games/s (wall)                          {n / games['wall']:.2f}")
             print(f"   per game                                {ms(games['wall'] / n)}")
             print(f"   of which start-up to last ready         {ms(games['startup'] / n)}")
             print(f"   decisions per game                      {games['decisions'] / n:.0f}")
+            print(f"   runner CPU per game (user + sys)        {ms(games['runner_cpu'] / n)}")
             print(
-                f"   engine + encoding alone per game        {ms(games['engine'] / n)} "
-                f"({100 * games['engine'] / games['wall']:.0f}% of wall)"
+                f"   engine + observations + encoding alone  {ms(host / n)} "
+                f"({100 * host / games['wall']:.0f}% of wall)"
             )
+        if args.runners > 1:
+            together = concurrent_games(title_id, kit, n, args.runners)
+            print(
+                f"\n3b. the same {n} games played by {args.runners} runner processes at once, "
+                f"everything pinned to cpu {cpus[0]}"
+            )
+            print(f"   games/s (wall, all runners together)    {n / together['wall']:.2f}")
+            cpu = sum(share["runner_cpu"] for share in together["shares"])
+            print(f"   runner CPU per game (user + sys)        {ms(cpu / n)}")
         os.sched_setaffinity(0, cpus)
         print("   target: >= 10 games/s on one core")
+        print(
+            f"   load average while measuring: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+            f"on {os.cpu_count()} cores (other work on the machine shares the core)"
+        )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from .manifest import BotSpecError, load_bot
 from .protocol import (
     BotGone,
     Channel,
+    EventsDelta,
     IllegalChoice,
     ProtocolError,
     ReplyTimeout,
@@ -167,6 +168,7 @@ class _ProcessSeat(_Seat):
         self.channel: Channel | None = None
         self.bank_ms = float(limits.bank_ms)
         self.stale: set[int] = set()  # decisions already settled by a fallback
+        self.events = EventsDelta()
         self.running = True
         self.released = False
 
@@ -208,6 +210,7 @@ class _ProcessSeat(_Seat):
     def choose(self, decision_id, kind, observation, options) -> tuple[int | None, dict | None]:
         allowed_ms = self.limits.decision_ms + self.bank_ms
         notices, self.notices = self.notices, []
+        observation, events_from = self.events.apply(observation)
         self._send(
             decide_message(
                 decision_id,
@@ -217,6 +220,7 @@ class _ProcessSeat(_Seat):
                 int(allowed_ms),
                 int(self.bank_ms),
                 notices,
+                events_from,
             )
         )
         began = time.monotonic()

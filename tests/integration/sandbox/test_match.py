@@ -115,6 +115,34 @@ def test_real_games_messages_follow_the_title_schemas(title_id, tmp_path):
             kinds_seen.add(message["kind"])
 
 
+@pytest.mark.skipif("citadels" not in real_titles(), reason="Citadels is not on this branch")
+def test_a_bot_that_keeps_the_event_log_from_the_deltas_sees_the_whole_log():
+    decides = {seat: [] for seat in range(4)}
+    seats = [SeatSpec("process", "p", str(BOTS / "polite.py"))] * 3 + [
+        SeatSpec("builtin", "random")
+    ]
+
+    def seen(seat, direction, message):
+        if message["type"] == "decide":
+            decides[seat].append(message)
+
+    logs = {seat: [] for seat in range(3)}
+    with Match("citadels", seats, seed=12, limits=LIMITS, on_message=seen) as match:
+        match.start()
+        while not match.over:
+            decision = match.state.decision()
+            whole = match.state.observation(decision.seat)["events"]
+            match.play_one_decision()
+            if decision.seat < 3:
+                message = decides[decision.seat][-1]
+                logs[decision.seat][message["events_from"] :] = message["observation"]["events"]
+                assert logs[decision.seat] == whole
+        outcome = match.finish()
+    assert outcome.seat_status == ["ok"] * 4
+    sent = sum(len(m["observation"]["events"]) for d in decides.values() for m in d)
+    assert sent == sum(len(log) for log in logs.values())  # each event sent once per seat
+
+
 def test_the_none_backend_plays_the_same_game_and_says_so_loudly(capfd):
     seats = [SeatSpec("process", "p", str(BOTS / "polite.py")), SeatSpec("builtin", "random")]
     sandboxed = run_match(TOY, seats, seed=9, limits=LIMITS)
