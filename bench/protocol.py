@@ -18,9 +18,11 @@
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import multiprocessing
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,6 +46,15 @@ from workers.protocol import (  # noqa: E402
     parse_line,
 )
 from workers.sandbox import bot_python, start_bot  # noqa: E402
+
+# The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.
+FLOOR_BOT = """\
+import sys
+sys.stdin.readline()
+sys.stdout.write('{"type": "ready"}\\n'); sys.stdout.flush()
+for line in sys.stdin:
+    pass
+"""
 
 ECHO_BOT = """\
 import json, sys
@@ -152,8 +163,8 @@ def round_trips(script: Path, messages: list[dict]) -> dict[str, list[float]]:
     return times
 
 
-def startups(bot_dir: Path, runs: int) -> dict[str, list[float]]:
-    """Start-up to ready, the three ways interleaved run by run."""
+def startups(bot_dir: Path, runs: int) -> dict[str, list[tuple[float, float]]]:
+    """(start-up to ready, CPU of the whole life) per run, the ways interleaved run by run."""
     times = {"bwrap": [], "none": [], "bare": []}
     for _ in range(runs):
         times["bwrap"].append(startup(bot_dir, "bwrap"))
@@ -162,21 +173,63 @@ def startups(bot_dir: Path, runs: int) -> dict[str, list[float]]:
     return times
 
 
-def startup(bot_dir: Path, backend: str) -> float:
+def children_cpu() -> float:
+    """CPU seconds of every descendant waited for so far (their own waited children too)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def adopt_orphans() -> None:
+    """Become the reaper of our orphaned descendants (PR_SET_CHILD_SUBREAPER).
+
+    bubblewrap's outer process exits as soon as the sandbox's PID 1 reports the bot's exit,
+    without waiting for it; the sandbox's processes are then re-parented to us and their CPU
+    time reaches ``children_cpu`` once :func:`reap_orphans` waits for them.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def reap_orphans(timeout: float = 2.0) -> None:
+    """Wait for every child left (call only when no Popen still owns one)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.001)
+
+
+def startup(bot_dir: Path, backend: str) -> tuple[float, float]:
+    """Seconds to ``ready``, and CPU seconds of the bot's whole life (no decision).
+
+    After ``ready`` stdin is closed and the bot exits on its own, so that bubblewrap's
+    processes reap it and every process's CPU time reaches ``children_cpu`` (a killed
+    sandbox loses its children's).
+    """
     bot, limits = load_bot(bot_dir), Limits()
+    cpu = children_cpu()
     began = time.perf_counter()
     process = start_bot(bot, limits, backend)
     channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
     channel.send({"type": "start", "seat": 0, "players": 4})
     channel.read_line(time.monotonic() + 10)
     elapsed = time.perf_counter() - began
-    process.kill()
-    process.release()
-    return elapsed
+    process.close_stdin()
+    try:
+        process.popen.wait(timeout=5)
+    finally:
+        process.release()
+    reap_orphans()
+    return elapsed, children_cpu() - cpu
 
 
-def bare_startup(bot_dir: Path) -> float:
+def bare_startup(bot_dir: Path) -> tuple[float, float]:
     entry = bot_dir / load_bot(bot_dir).entry
+    cpu = children_cpu()
     began = time.perf_counter()
     child = subprocess.Popen(
         [bot_python(), "-E", "-s", "-S", "-B", str(entry)],
@@ -188,9 +241,9 @@ def bare_startup(bot_dir: Path) -> float:
     child.stdin.flush()
     child.stdout.readline()
     elapsed = time.perf_counter() - began
-    child.kill()
+    child.stdin.close()
     child.wait()
-    return elapsed
+    return elapsed, children_cpu() - cpu
 
 
 def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
@@ -200,6 +253,7 @@ def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
     cpu0, wall0 = os.times(), time.perf_counter()
     for seed in seeds:
         outcome = run_match(title_id, seats, seed=seed)
+        reap_orphans()  # every Popen of the game has been waited for: the rest are orphans
         records.append(outcome.record)
         startup_s += max(t["startup_ms"] for t in outcome.timings) / 1000
         assert all(status == "ok" for status in outcome.seat_status), outcome.faults
@@ -208,6 +262,10 @@ def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
         "games": len(seeds),
         "wall": wall,
         "runner_cpu": cpu1.user - cpu0.user + cpu1.system - cpu0.system,
+        "bots_cpu": cpu1.children_user
+        - cpu0.children_user
+        + cpu1.children_system
+        - cpu0.children_system,
         "startup": startup_s,
         "decisions": sum(len(r["actions"]) for r in records),
         "records": records,
@@ -234,6 +292,7 @@ def host_share(title_id: str, records: list[dict]) -> float:
 
 
 def _play_share(job: tuple[str, Path, list[int]]) -> dict:
+    adopt_orphans()
     outcome = play_games(*job)
     del outcome["records"]
     return outcome
@@ -262,6 +321,7 @@ def main() -> None:
         "--runners", type=int, default=4, help="runner processes sharing one core in part 3b"
     )
     args = parser.parse_args()
+    adopt_orphans()
     title_id = args.title
     if title_id not in engine.titles():
         from tests.support.toy_title import TOY
@@ -295,13 +355,27 @@ def main() -> None:
     print(f"\n2. start-up to ready, starter kit, median of {args.startups}")
     starts = startups(kit, args.startups)
     boxed_start, none_start, bare_start = (
-        statistics.median(starts[k]) for k in ("bwrap", "none", "bare")
+        statistics.median(t for t, _ in starts[k]) for k in ("bwrap", "none", "bare")
     )
     print(f"   sandboxed (bwrap + prlimit + python)    {ms(boxed_start)}")
     print(f"   none backend (prlimit + python)         {ms(none_start)}")
     print(f"   bare interpreter                        {ms(bare_start)}")
     print(f"   bubblewrap's share                      {ms(boxed_start - none_start)}")
     print("   target: < 150 ms")
+    kit_cpu, none_cpu, bare_cpu = (
+        statistics.median(c for _, c in starts[k]) for k in ("bwrap", "none", "bare")
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp).chmod(0o755)
+        script = Path(tmp) / "floor_bot.py"
+        script.write_text(FLOOR_BOT)
+        script.chmod(0o644)
+        floor_cpu = statistics.median(startup(script, "bwrap")[1] for _ in range(args.startups))
+    print("   CPU of a bot's whole life without decisions (start, ready, exit), every process:")
+    print(f"   sandboxed starter kit                   {ms(kit_cpu)}")
+    print(f"   none backend starter kit                {ms(none_cpu)}")
+    print(f"   bare interpreter starter kit            {ms(bare_cpu)}")
+    print(f"   sandboxed bot importing nothing         {ms(floor_cpu)}")
 
     if title_id in engine.titles() and kit.exists():
         cpus = sorted(os.sched_getaffinity(0))
@@ -319,6 +393,7 @@ def main() -> None:
             print(f"   of which start-up to last ready         {ms(games['startup'] / n)}")
             print(f"   decisions per game                      {games['decisions'] / n:.0f}")
             print(f"   runner CPU per game (user + sys)        {ms(games['runner_cpu'] / n)}")
+            print(f"   bot processes' CPU per game (all four)  {ms(games['bots_cpu'] / n)}")
             print(
                 f"   engine + observations + encoding alone  {ms(host / n)} "
                 f"({100 * host / games['wall']:.0f}% of wall)"
@@ -331,9 +406,26 @@ def main() -> None:
             )
             print(f"   games/s (wall, all runners together)    {n / together['wall']:.2f}")
             cpu = sum(share["runner_cpu"] for share in together["shares"])
+            bots = sum(share["bots_cpu"] for share in together["shares"])
             print(f"   runner CPU per game (user + sys)        {ms(cpu / n)}")
+            print(f"   bot processes' CPU per game (all four)  {ms(bots / n)}")
         os.sched_setaffinity(0, cpus)
         print("   target: >= 10 games/s on one core")
+        runner = games["runner_cpu"] / n  # the one-core run of part 3
+        total = runner + games["bots_cpu"] / n
+        print(
+            f"   CPU per game measured, runner + bots:   {ms(total)}, so at most "
+            f"{1 / total:.1f} games/s on one core whatever runs concurrently"
+        )
+        for label, bot_cpu in (
+            ("starter-kit bots", kit_cpu),
+            ("bots importing nothing", floor_cpu),
+        ):
+            floor = runner + 4 * bot_cpu
+            print(
+                f"   CPU floor per game, {label}: runner {ms(runner)} + 4 x {ms(bot_cpu)} = "
+                f"{ms(floor)}, so at most {1 / floor:.1f} games/s on one core"
+            )
         print(
             f"   load average while measuring: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
             f"on {os.cpu_count()} cores (other work on the machine shares the core)"
