@@ -7,12 +7,16 @@
    ``json.dumps``/``readline``/``json.loads`` and no sandbox. Also with a pause/resume
    (SIGSTOP/SIGCONT) around every decision, as when seats alternate.
 2. Start-up to ``ready`` of the starter-kit bot: sandboxed, with the ``none`` backend, and the
-   bare interpreter.
+   bare interpreter; and the CPU time of a bot's whole life without decisions, every process
+   counted (bubblewrap, prlimit, the interpreter), for the starter kit and for a bot that
+   imports nothing (the interpreter's floor).
 3. Full games between sandboxed starter-kit bots, one after another on all cores and on one
-   core: games per second of wall time, the runner's CPU time per game, and the share of the
-   runner's own work (engine, observations, encoding) measured by replaying the same games
-   without bot processes. 3b: the same games played by several runner processes at once
-   (``--runners``), all pinned to one core, as a worker with that concurrency would.
+   core: games per second of wall time, the CPU time per game of the runner and of the bot
+   processes, and the share of the runner's own work (engine, observations, encoding)
+   measured by replaying the same games without bot processes. 3b: the same games played by
+   several runner processes at once (``--runners``), all pinned to one core, as a worker with
+   that concurrency would. Last, the games/s these CPU figures allow on one core: wall time
+   can overlap waiting, never CPU time.
 """
 
 from __future__ import annotations
