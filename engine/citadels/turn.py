@@ -206,10 +206,14 @@ def pay_tax(s, seat: int) -> None:
 
 
 def action_options(s) -> list[dict]:
-    """seed 001 玩家回合: first take 2 gold or draw 2 cards and keep 1."""
+    """seed 001 玩家回合: take 2 gold or draw 2 cards and keep 1, before any building (FAQ
+    圖書館/天文臺); powers and purple abilities may already be used (seed 001 角色技能)."""
     options = [{"kind": "take_gold"}]
     if s.deck:
-        options.insert(0, {"kind": "draw_cards"})
+        options.append({"kind": "draw_cards"})
+    powers.add_options(s, options)
+    purples.add_options(s, options)
+    options.sort(key=_BY_KIND)
     return options
 
 
