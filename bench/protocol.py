@@ -64,82 +64,117 @@ def decide_messages(title_id: str, count: int) -> list[dict]:
     return messages
 
 
-def raw_floor(script: Path, messages: list[dict]) -> list[float]:
-    child = subprocess.Popen(
-        [bot_python(), "-E", "-s", "-S", "-B", str(script)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
-    child.stdin.write(b'{"type": "start"}\n')
-    child.stdin.flush()
-    child.stdout.readline()
-    times = []
-    for message in messages:
-        began = time.perf_counter()
-        child.stdin.write(json.dumps(message).encode() + b"\n")
-        child.stdin.flush()
-        json.loads(child.stdout.readline())
-        times.append(time.perf_counter() - began)
-    child.stdin.close()
-    child.wait()
-    return times
+class RawChild:
+    """The floor: the child over plain pipes, ``json.dumps``/``readline``/``json.loads``."""
 
-
-def sandboxed(script: Path, messages: list[dict], pause: bool) -> list[float]:
-    limits = Limits()
-    process = start_bot(load_bot(script), limits)
-    channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
-    channel.send({"type": "start"})
-    channel.read_line(time.monotonic() + 10)
-    times = []
-    try:
-        for message in messages:
-            if pause:
-                process.pause()
-            began = time.perf_counter()
-            if pause:
-                process.resume()
-            channel.send(message)
-            parse_line(channel.read_line(time.monotonic() + 10))
-            times.append(time.perf_counter() - began)
-    finally:
-        process.kill()
-        process.release()
-    return times
-
-
-def startup(bot_dir: Path, backend: str, runs: int) -> list[float]:
-    bot, limits, times = load_bot(bot_dir), Limits(), []
-    for _ in range(runs):
-        began = time.perf_counter()
-        process = start_bot(bot, limits, backend)
-        channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
-        channel.send({"type": "start", "seat": 0, "players": 4})
-        channel.read_line(time.monotonic() + 10)
-        times.append(time.perf_counter() - began)
-        process.kill()
-        process.release()
-    return times
-
-
-def bare_startup(bot_dir: Path, runs: int) -> list[float]:
-    entry = bot_dir / load_bot(bot_dir).entry
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        child = subprocess.Popen(
-            [bot_python(), "-E", "-s", "-S", "-B", str(entry)],
+    def __init__(self, script: Path):
+        self.child = subprocess.Popen(
+            [bot_python(), "-E", "-s", "-S", "-B", str(script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
         )
-        child.stdin.write(b'{"type": "start", "seat": 0, "players": 4}\n')
-        child.stdin.flush()
-        child.stdout.readline()
-        times.append(time.perf_counter() - began)
-        child.kill()
-        child.wait()
+        self.child.stdin.write(b'{"type": "start"}\n')
+        self.child.stdin.flush()
+        self.child.stdout.readline()
+
+    def round_trip(self, message: dict) -> float:
+        began = time.perf_counter()
+        self.child.stdin.write(json.dumps(message).encode() + b"\n")
+        self.child.stdin.flush()
+        json.loads(self.child.stdout.readline())
+        return time.perf_counter() - began
+
+    def close(self) -> None:
+        self.child.stdin.close()
+        self.child.wait()
+
+
+class SandboxedChild:
+    """The same child in the sandbox, through the runner's channel (optionally paused)."""
+
+    def __init__(self, script: Path, pause: bool):
+        self.limits = Limits()
+        self.pause = pause
+        self.process = start_bot(load_bot(script), self.limits)
+        self.channel = Channel(self.process, self.limits.line_bytes, StderrLog(1 << 16))
+        self.channel.send({"type": "start"})
+        self.channel.read_line(time.monotonic() + 10)
+
+    def round_trip(self, message: dict) -> float:
+        if self.pause:
+            self.process.pause()
+        began = time.perf_counter()
+        self.channel.send(message)
+        self.channel.write_now()  # as the runner does: question first, then wake the bot
+        if self.pause:
+            self.process.resume()
+        parse_line(self.channel.read_line(time.monotonic() + 10))
+        return time.perf_counter() - began
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.release()
+
+
+def round_trips(script: Path, messages: list[dict]) -> dict[str, list[float]]:
+    """Each message goes to all three children in turn, so machine load hits them alike."""
+    children = {
+        "raw": RawChild(script),
+        "sandboxed": SandboxedChild(script, pause=False),
+        "paused": SandboxedChild(script, pause=True),
+    }
+    times = {name: [] for name in children}
+    try:
+        for index, message in enumerate(messages):
+            names = list(children)
+            names = names[index % 3 :] + names[: index % 3]
+            for name in names:
+                times[name].append(children[name].round_trip(message))
+    finally:
+        for child in children.values():
+            child.close()
     return times
+
+
+def startups(bot_dir: Path, runs: int) -> dict[str, list[float]]:
+    """Start-up to ready, the three ways interleaved run by run."""
+    times = {"bwrap": [], "none": [], "bare": []}
+    for _ in range(runs):
+        times["bwrap"].append(startup(bot_dir, "bwrap"))
+        times["none"].append(startup(bot_dir, "none"))
+        times["bare"].append(bare_startup(bot_dir))
+    return times
+
+
+def startup(bot_dir: Path, backend: str) -> float:
+    bot, limits = load_bot(bot_dir), Limits()
+    began = time.perf_counter()
+    process = start_bot(bot, limits, backend)
+    channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
+    channel.send({"type": "start", "seat": 0, "players": 4})
+    channel.read_line(time.monotonic() + 10)
+    elapsed = time.perf_counter() - began
+    process.kill()
+    process.release()
+    return elapsed
+
+
+def bare_startup(bot_dir: Path) -> float:
+    entry = bot_dir / load_bot(bot_dir).entry
+    began = time.perf_counter()
+    child = subprocess.Popen(
+        [bot_python(), "-E", "-s", "-S", "-B", str(entry)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    child.stdin.write(b'{"type": "start", "seat": 0, "players": 4}\n')
+    child.stdin.flush()
+    child.stdout.readline()
+    elapsed = time.perf_counter() - began
+    child.kill()
+    child.wait()
+    return elapsed
 
 
 def full_games(title_id: str, kit: Path, games: int) -> dict:
@@ -199,18 +234,18 @@ def main() -> None:
         script.write_text(ECHO_BOT)
         Path(tmp).chmod(0o755)
         script.chmod(0o644)
-        floor = statistics.median(raw_floor(script, messages))
-        boxed = statistics.median(sandboxed(script, messages, pause=False))
-        paused = statistics.median(sandboxed(script, messages, pause=True))
+        times = round_trips(script, messages)
+        floor, boxed, paused = (statistics.median(times[k]) for k in ("raw", "sandboxed", "paused"))
     print(f"   raw pipe + json floor (no sandbox)      {ms(floor)}")
     print(f"   sandboxed, runner channel               {ms(boxed)}   ratio {boxed / floor:.2f}x")
     print(f"   sandboxed + SIGSTOP/SIGCONT each time   {ms(paused)}   ratio {paused / floor:.2f}x")
     print("   target: sandboxed decision cost <= 1.5x the floor")
 
     print(f"\n2. start-up to ready, starter kit, median of {args.startups}")
-    boxed_start = statistics.median(startup(kit, "bwrap", args.startups))
-    none_start = statistics.median(startup(kit, "none", args.startups))
-    bare_start = statistics.median(bare_startup(kit, args.startups))
+    starts = startups(kit, args.startups)
+    boxed_start, none_start, bare_start = (
+        statistics.median(starts[k]) for k in ("bwrap", "none", "bare")
+    )
     print(f"   sandboxed (bwrap + prlimit + python)    {ms(boxed_start)}")
     print(f"   none backend (prlimit + python)         {ms(none_start)}")
     print(f"   bare interpreter                        {ms(bare_start)}")

@@ -11,6 +11,7 @@ to the end. No process of a bot outlives the game.
 from __future__ import annotations
 
 import contextlib
+import logging
 import select
 import sys
 import time
@@ -42,6 +43,7 @@ from .protocol import (
 from .sandbox import NONE_WARNING, check_backend, start_bot
 
 SEAT_KINDS = ("builtin", "process")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,8 @@ class _ProcessSeat(_Seat):
         """Handle a ``ready`` line if one arrived: None while waiting, else a fault or {}."""
         try:
             line = self.channel.take_line()
+            while line is not None and not line.strip():  # blank lines are harmless
+                line = self.channel.take_line()
             if line is None:
                 if not self.channel.stdout_open:
                     raise BotGone()
@@ -217,6 +221,9 @@ class _ProcessSeat(_Seat):
         )
         began = time.monotonic()
         deadline = began + allowed_ms / 1000
+        # Queue the question before letting a paused bot run, so it wakes up once, to read.
+        self.channel.write_now()
+        self.resume()
         try:
             choice = self._read_act(decision_id, deadline)
             index = resolve_choice(choice, options)
@@ -237,7 +244,10 @@ class _ProcessSeat(_Seat):
 
     def _read_act(self, decision_id: int, deadline: float):
         while True:
-            message = self._received(self.channel.read_line(deadline))
+            line = self.channel.read_line(deadline)
+            if not line.strip():
+                continue  # a blank line (an extra newline) is harmless
+            message = self._received(line)
             if message.get("type") == "act" and message.get("id") in self.stale:
                 continue  # a late answer to a decision already settled: dropped
             return parse_act(message, decision_id)
@@ -408,9 +418,9 @@ class Match:
         return Step(decision.seat, decision_id, index, fault)
 
     def _switch_to(self, seat: _Seat) -> None:
+        """Pause the seat that moved last if another one moves now (it resumes in ``choose``)."""
         if self._running is not None and self._running != seat.index:
             self.seats[self._running].pause()
-        seat.resume()
         self._running = seat.index
 
     def _record(self, seat: _Seat, fault: dict, applied: dict | None) -> None:
@@ -418,9 +428,14 @@ class Match:
         fault["applied"] = applied
         seat.faults.append(fault)
         seat.notices.append(dict(fault))
+        log.info(
+            "match.fault",
+            extra={"seat": seat.index, "kind": fault["kind"], "decision": fault["decision"]},
+        )
         if fatal or len(seat.faults) >= self.limits.max_faults:
             seat.disqualified = True
             seat.stop()
+            log.info("match.seat_disqualified", extra={"seat": seat.index})
 
     # -- finish --------------------------------------------------------------------------
 
@@ -467,6 +482,9 @@ def run_match(
     message)``, if given, sees every protocol message ("to_bot" / "from_bot"). Raises
     ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
     ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
+
+    Call it from a thread that lives until it returns (a Celery prefork task is fine):
+    bubblewrap's ``--die-with-parent`` follows the *thread* that started the bots.
     """
     with Match(
         title_id,

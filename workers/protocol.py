@@ -222,6 +222,11 @@ class Channel:
         while self._out and self._stdin_open and time.monotonic() < deadline:
             self._pump(deadline)
 
+    def write_now(self) -> None:
+        """Write as much of the queue as the pipe takes at once, without waiting."""
+        if self._out and self._stdin_open:
+            self._write(0)
+
     def read_line(self, deadline: float) -> bytes:
         """The next stdout line (without newline), writing queued messages meanwhile."""
         while True:

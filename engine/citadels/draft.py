@@ -105,8 +105,6 @@ def discard(s, option: dict) -> None:
 
 
 def _next(s) -> None:
-    from . import turn
-
     if s.draft_steps:
         _prepare_step(s)
         return
@@ -121,3 +119,5 @@ def _next(s) -> None:
 
 
 HANDLERS = {"pick": pick, "discard": discard}
+
+from . import turn  # noqa: E402  (turn imports draft too; used only at call time)

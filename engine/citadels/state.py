@@ -30,6 +30,8 @@ _TABLE = (
     "phase",
     "events",  # public event log: JSON-able dicts, append-only
     "history",  # per round: characters held per seat (for the result's stats)
+    "idle_rounds",  # consecutive rounds in which nobody built (stalemate rule)
+    "built_this_round",
 )
 _DRAFT = (
     "aside_down",  # character ids set aside face down (hidden)
@@ -128,6 +130,8 @@ class CitadelsState(State):
         twin.phase = self.phase
         twin.events = self.events[:]  # the event dicts themselves are never mutated
         twin.history = self.history[:]  # rows are tuples
+        twin.idle_rounds = self.idle_rounds
+        twin.built_this_round = self.built_this_round
         twin.aside_down = self.aside_down[:]
         twin.face_up = self.face_up[:]
         twin.pool = self.pool[:]

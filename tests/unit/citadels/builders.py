@@ -75,6 +75,9 @@ def assign(s, characters: dict) -> None:
             s.ranks_of[seat].append(rank)
     s.draft_steps = []
     s.pool = []
+    s.face_up = []
+    s.seen = [[] for _ in range(s.players)]
+    s.aside_down = [c for r, c in enumerate(s.lineup) if r and c >= 0 and s.holder[r] < 0]
 
 
 def do(s, kind: str, **fields) -> dict:
@@ -115,7 +118,8 @@ def total_gold(s) -> int:
 
 
 def total_cards(s) -> int:
-    pending = 0
+    """Every district card: deck, hands, cities, museums, and cards drawn awaiting a keep."""
+    pending = sum(len(payload[0]) for kind, _, payload in s.stack if kind == "keep")
     return (
         len(s.deck)
         + sum(map(len, s.hands))
