@@ -42,6 +42,11 @@ from .turn import (
     to_bottom,
 )
 
+# Powers the seed ties to the moment after the action (女巫, 領航員) or to the end of the turn
+# (軍閥, 外交官); every other power may come before the action too (seed 001 角色技能: any
+# time in the turn; seed 003: 在任意時機).
+AFTER_ACTION_ONLY = frozenset((WITCH, NAVIGATOR, WARLORD, DIPLOMAT))
+
 
 def add_options(s, options: list) -> None:
     """Append the power options open to the seat playing now."""
@@ -56,6 +61,8 @@ def add_options(s, options: list) -> None:
         and district_income(s, seat, character)
     ):
         options.append({"kind": "collect_income"})
+    if not s.t_income and character in AFTER_ACTION_ONLY:
+        return
     if character == ARTIST:
         beautify_options(s, seat, options)
     elif not s.t_power:
@@ -221,7 +228,8 @@ def wizard_take(s, seat, payload, option: dict) -> None:
 def wizard_place_options(s, seat, card) -> list[dict]:
     """seed 001 巫師: keep it, or build it at once (even a duplicate), outside the build limit."""
     options = [{"kind": "to_hand"}]
-    if build_cost(s.cities[seat], card) <= s.gold[seat]:
+    # seed 001 FAQ 圖書館/天文臺: building only comes after the action.
+    if s.t_income and build_cost(s.cities[seat], card) <= s.gold[seat]:
         options.insert(0, {"kind": "build_now"})
     return options
 

@@ -64,7 +64,7 @@ def setup_game(s) -> None:
     s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]
     s.cities = [[] for _ in range(n)]
     s.adorned = [[] for _ in range(n)]
-    s.museum = [[] for _ in range(n)]
+    s.museum = [()] * n  # per seat: tuples, replaced on change (clones share them)
     s.gold = [START_GOLD] * n
     s.bank = BANK_GOLD - START_GOLD * n
     s.crown = s._chance.below(n)
@@ -80,8 +80,8 @@ def setup_game(s) -> None:
     s.idle_rounds = 0
     s.built_this_round = False
     s.stack = []
-    s.seen = [[] for _ in range(n)]
-    s.ranks_of = [[] for _ in range(n)]
+    s.seen = [()] * n
+    s.ranks_of = [()] * n
     s.holder = [-1] * 10
     s.tax_owed = []
     reset_turn(s, -1, 0)

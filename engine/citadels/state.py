@@ -115,7 +115,7 @@ class CitadelsState(State):
         twin.hands = [h[:] for h in self.hands]
         twin.cities = [c[:] for c in self.cities]
         twin.adorned = [a[:] for a in self.adorned]
-        twin.museum = [m[:] for m in self.museum]
+        twin.museum = self.museum[:]  # tuples
         twin.gold = self.gold[:]
         twin.bank = self.bank
         twin.crown = self.crown
@@ -136,9 +136,9 @@ class CitadelsState(State):
         twin.face_up = self.face_up[:]
         twin.pool = self.pool[:]
         twin.draft_steps = self.draft_steps[:]
-        twin.seen = [v[:] for v in self.seen]
+        twin.seen = self.seen[:]  # tuples
         twin.holder = self.holder[:]
-        twin.ranks_of = [r[:] for r in self.ranks_of]
+        twin.ranks_of = self.ranks_of[:]  # tuples
         twin.calling = self.calling
         twin.killed = self.killed
         twin.robbed = self.robbed

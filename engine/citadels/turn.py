@@ -206,11 +206,15 @@ def pay_tax(s, seat: int) -> None:
 
 
 def action_options(s) -> list[dict]:
-    """seed 001 玩家回合: first take 2 gold or draw 2 cards and keep 1."""
-    options = [{"kind": "take_gold"}]
-    if s.deck:
-        options.insert(0, {"kind": "draw_cards"})
-    return options
+    """seed 001 玩家回合: take 2 gold or draw 2 cards and keep 1, before any building (FAQ
+    圖書館/天文臺); powers and purple abilities may already be used (seed 001 角色技能)."""
+    others = []
+    powers.add_options(s, others)
+    purples.add_options(s, others)
+    others.sort(key=_BY_KIND)
+    # The two actions come first, so the protocol's fallback (first option) takes an action.
+    actions = [{"kind": "draw_cards"}, {"kind": "take_gold"}] if s.deck else [{"kind": "take_gold"}]
+    return actions + others
 
 
 def take_gold(s, option: dict) -> None:
@@ -443,7 +447,7 @@ def queen_after_killed_king(s) -> None:
 
 
 def ball_room_options(s, seat: int, payload) -> list[dict]:
-    return [{"kind": "keep_silent"}, {"kind": "thank"}]
+    return [{"kind": "thank"}, {"kind": "keep_silent"}]  # thanking first: the polite fallback
 
 
 def ball_room_answer(s, seat: int, rank: int, option: dict) -> None:

@@ -933,11 +933,18 @@ class PragaState(State):
         gold, stone = cost.get("gold", 0), cost.get("stone", 0)
         if t == 1:
             return self.gold[s] >= gold and self.stone[s] >= max(0, stone - discount)
-        free = [h for h in self.c.city.spaces if h not in self.city_tile]
-        if not free:
+        cheapest = self._cheapest_free_space()
+        if cheapest < 0:
             return False
-        cheapest = min(self.c.city.surcharge.get(h, 0) for h in free)
         return self.stone[s] >= stone and self.gold[s] >= max(0, gold + cheapest - discount)
+
+    def _cheapest_free_space(self) -> int:
+        """The lowest surcharge of a free building space, or -1 when the city is full."""
+        city = self.c.city
+        for h in city.spaces_by_surcharge:
+            if h not in self.city_tile:
+                return city.surcharge.get(h, 0)
+        return -1
 
     def _perform(self, s: int, a: int, special: bool, discount) -> None:
         """One action, from the tile, an extra action or a technology (seed §执行行动)."""

@@ -75,3 +75,15 @@ def test_the_public_log_names_kills_thefts_and_destructions_but_not_hidden_cards
     assert {"event": "discard_draw", "seat": 2, "count": 1} in events
     assert any(e["event"] == "destroyed" and e["district"] == "tavern" for e in events)
     assert "palace" not in str(view)  # the Magician's discarded card stays hidden
+
+
+def test_the_first_option_of_an_action_decision_is_an_action_for_the_fallback():
+    from workers.protocol import fallback_index
+
+    s = table(
+        options={"dark_city_districts": ["armory"]},
+        characters={0: "assassin"},
+        cities={0: ["armory"], 1: ["manor"]},
+    )
+    options = s.decision().options
+    assert options[fallback_index(options)]["kind"] == "draw_cards"
