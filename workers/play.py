@@ -108,6 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"workers.play: error: {err}", file=sys.stderr)
         return 2
+    try:
+        return _play(plan)
+    except KeyboardInterrupt:  # the runner has already killed every bot of the game
+        print("\nworkers.play: interrupted", file=sys.stderr)
+        return 130
+
+
+def _play(plan: dict) -> int:
     tallies: dict[str, Tally] = {}
     participants = plan["participants"]
     players = len(participants)

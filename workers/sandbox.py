@@ -7,11 +7,13 @@ Backends:
     all, only its own processes visible), a read-only system (``/usr`` and a few files of
     ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
-    ``--die-with-parent`` and ``--new-session``. Inside, ``prlimit`` sets the address-space,
-    CPU-seconds, process-count, open-files, file-size and core limits before the bot starts;
-    process counts are per user namespace, so a fork bomb only exhausts its own sandbox. When
-    the runner is root, bubblewrap itself runs as an unprivileged user (``sandbox_uid``), since
-    the kernel never applies the process limit to root.
+    ``--die-with-parent`` and ``--new-session``, and a seccomp filter that keeps every
+    process of the bot in that session's group (so pausing the group pauses them all).
+    Inside, ``prlimit`` sets the address-space, CPU-seconds, process-count, open-files,
+    file-size and core limits before the bot starts; process counts are per user namespace,
+    so a fork bomb only exhausts its own sandbox. When the runner is root, bubblewrap itself
+    runs as an unprivileged user (``sandbox_uid``), since the kernel never applies the
+    process limit to root.
 ``none``
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
@@ -23,13 +25,16 @@ bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import json
 import os
+import platform
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import tempfile
 import time
@@ -60,12 +65,30 @@ class SandboxError(RuntimeError):
     """The sandbox cannot start on this machine (bubblewrap missing, no interpreter, ...)."""
 
 
+_FOUND_TOOLS: dict[str, str] = {}
+
+
+def _which(tool: str) -> str | None:
+    """``shutil.which``, remembered once found: every bot start needs the same few tools, and
+    scanning PATH for them cost the runner several ms per game (a missing tool is looked up
+    again, so installing it needs no restart)."""
+    path = _FOUND_TOOLS.get(tool)
+    if path is None:
+        path = shutil.which(tool)
+        if path:
+            _FOUND_TOOLS[tool] = path
+    return path
+
+
 def bot_python() -> str:
     """The interpreter bots run with: ``ARENA_BOT_PYTHON`` or the system's ``/usr/bin/python3``."""
     configured = os.environ.get("ARENA_BOT_PYTHON")
-    for candidate in (configured, "/usr/bin/python3", shutil.which("python3")):
+    for candidate in (configured, "/usr/bin/python3"):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
+    found = _which("python3")
+    if found:
+        return found
     raise SandboxError("no Python 3 for bots: install python3 or set ARENA_BOT_PYTHON")
 
 
@@ -87,9 +110,10 @@ def check_backend(backend: str) -> None:
     """Raise SandboxError with what to do if ``backend`` cannot run here."""
     if backend not in BACKENDS:
         raise SandboxError(f"unknown sandbox {backend!r}; use one of {', '.join(BACKENDS)}")
-    if shutil.which("prlimit") is None:
-        raise SandboxError("prlimit (util-linux) is needed to limit bots; install util-linux")
-    if backend == "bwrap" and shutil.which("bwrap") is None:
+    for tool in ("prlimit", "setpriv"):
+        if _which(tool) is None:
+            raise SandboxError(f"{tool} (util-linux) is needed to run bots; install util-linux")
+    if backend == "bwrap" and _which("bwrap") is None:
         raise SandboxError(
             "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
             "--no-sandbox runs trusted bots without it"
@@ -108,12 +132,10 @@ def check_backend(backend: str) -> None:
 def _bwrap_problem(uid: int | None) -> str:
     """Empty if a minimal sandbox starts as ``uid``, else bubblewrap's complaint (cached)."""
     probe = subprocess.run(
-        ["bwrap", "--unshare-all", "--unshare-user", *_system_arguments(), "--", "/usr/bin/true"],
+        [*_as_user(uid), "bwrap", "--unshare-all", "--unshare-user", *_system_arguments(), "--",
+         "/usr/bin/true"],
         capture_output=True,
         text=True,
-        user=uid,
-        group=uid,
-        extra_groups=[] if uid is not None else None,
         env={"PATH": _ENV["PATH"]},
     )  # fmt: skip
     return "" if probe.returncode == 0 else (probe.stderr.strip() or f"exit {probe.returncode}")
@@ -128,7 +150,7 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
     mb = 1 << 20
     return [
-        shutil.which("prlimit") or "/usr/bin/prlimit",
+        _which("prlimit") or "/usr/bin/prlimit",
         f"--as={limits.memory_mb * mb}",
         f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
         f"--nproc={limits.processes}",
@@ -140,7 +162,9 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     ]
 
 
-def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int) -> list[str]:
+def bwrap_arguments(
+    bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int, seccomp_fd: int | None = None
+) -> list[str]:
     """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``."""
     args = [
         "bwrap",
@@ -173,7 +197,39 @@ def bwrap_arguments(bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int
         args += ["--setenv", key, value]
     # Last: nothing but /tmp stays writable (/dev and the root are tmpfs mounts otherwise).
     args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     return args + ["--", *bot_command(bot, limits, inside=True)]
+
+
+# A seccomp filter (classic BPF) that keeps every process of a bot in the session and group
+# bubblewrap made, so pausing that group pauses all of them: setsid() and setpgid() fail
+# with EPERM. x86-64 only; other ABIs on x86-64 (i386, x32) are refused outright.
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_NR_SETPGID, _NR_SETSID = 109, 112
+_RET_ALLOW, _RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
+_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+_GROUP_FILTER = (
+    (_LD_ABS, 0, 0, 4),  # the architecture
+    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),
+    (_RET, 0, 0, _RET_EPERM),
+    (_LD_ABS, 0, 0, 0),  # the system call number
+    (_JGE, 3, 0, 0x40000000),  # x32
+    (_JEQ, 2, 0, _NR_SETSID),
+    (_JEQ, 1, 0, _NR_SETPGID),
+    (_RET, 0, 0, _RET_ALLOW),
+    (_RET, 0, 0, _RET_EPERM),
+)
+
+
+def _seccomp_fd() -> int | None:
+    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
+    if platform.machine() != "x86_64":
+        return None
+    fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER))
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _system_arguments() -> list[str]:
@@ -209,6 +265,7 @@ class BotProcess:
         self._status_fd = status_read_fd
         self._status_text = b""
         self._ns_init_pid: int | None = None
+        self._pid_namespace: str | None = None
         self._group: int | None = popen.pid if backend == "none" else None
         self._staging_dir = staging_dir
         self.started = time.monotonic()
@@ -251,8 +308,23 @@ class BotProcess:
             for doc in self._status():
                 if "child-pid" in doc:  # bubblewrap's first report; nothing else writes here
                     self._ns_init_pid = int(doc["child-pid"])
+                    self._pid_namespace = f"pid:[{doc.get('pid-namespace')}]"
                     break
         return self._ns_init_pid
+
+    def _sandbox_alive(self) -> bool:
+        """True while the sandbox's PID 1 is still the process bubblewrap reported.
+
+        Checked through its PID namespace, not its pid alone: a pid can be reused once the
+        sandbox is gone, and bubblewrap's outer process may die before the sandbox does.
+        """
+        init = self.ns_init_pid()
+        if init is None:
+            return False
+        try:
+            return os.readlink(f"/proc/{init}/ns/pid") == self._pid_namespace
+        except OSError:
+            return False
 
     def group(self) -> int | None:
         """Process group of the bot, found once it runs.
@@ -324,14 +396,14 @@ class BotProcess:
             return
         self.group()  # learn the group before anything dies, to signal it below
         self.killed = True
-        # With bubblewrap, once its outer process has exited the whole namespace is gone,
-        # and the pids could belong to someone else by now.
-        sandbox_gone = self.backend == "bwrap" and self.popen.poll() is not None
-        if self._group is not None and not sandbox_gone:
+        # Without a sandbox the group is all there is (it outlives its leader while members
+        # remain); with one, its PID 1 must still be ours before anything is signalled.
+        alive = self.backend == "none" or self._sandbox_alive()
+        if self._group is not None and alive:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
         init = self.ns_init_pid()
-        if init is not None and not sandbox_gone:
+        if init is not None and alive and self.backend == "bwrap":
             # The namespace's PID 1: when it dies the kernel kills every process inside,
             # daemons and sessions that left the bot's group included.
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -377,18 +449,20 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
         bot_dir = Path(staging) / "bot"
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
+    seccomp = _seccomp_fd()
+    passed = (status_write,) if seccomp is None else (status_write, seccomp)
     try:
         popen = subprocess.Popen(
-            bwrap_arguments(bot_dir, bot, limits, status_write),
+            [*_as_user(uid), *bwrap_arguments(bot_dir, bot, limits, status_write, seccomp)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(status_write,),
+            pass_fds=passed,
             env={"PATH": _ENV["PATH"]},
-            user=uid,
-            group=uid,
-            extra_groups=[] if uid is not None else None,
             close_fds=True,
+            # Its own session: a Ctrl-C meant for the runner must not kill bubblewrap's outer
+            # process first (that orphans the sandbox); the runner cleans up instead.
+            start_new_session=True,
         )
     except BaseException:
         os.close(status_read)
@@ -396,9 +470,22 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
             shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
-        os.close(status_write)
+        for fd in passed:
+            os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
     return BotProcess(popen, "bwrap", status_read, staging)
+
+
+def _as_user(uid: int | None) -> list[str]:
+    """A ``setpriv`` prefix that drops root to ``uid`` (none when not root).
+
+    Cheaper than ``Popen(user=...)``, which rules out vfork and makes a large runner (a
+    Celery worker) copy its page tables for every bot it starts.
+    """
+    if uid is None:
+        return []
+    setpriv = _which("setpriv") or "/usr/bin/setpriv"
+    return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
 
 
 def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
@@ -420,7 +507,8 @@ def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
 
 def _stage(bot: BotFiles) -> str:
     """Copy the bot's files where the sandbox user can read them (links are kept as links)."""
-    staging = tempfile.mkdtemp(prefix="arena-bot-")
+    _remove_stale_staging()
+    staging = tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{os.getpid()}-")
     os.chmod(staging, 0o711)
     target = Path(staging) / "bot"
     if bot.single_file:
@@ -434,6 +522,18 @@ def _stage(bot: BotFiles) -> str:
         executable = item.is_dir() or os.stat(item).st_mode & stat.S_IXUSR
         os.chmod(item, 0o755 if executable else 0o644)
     return staging
+
+
+_STAGING_PREFIX = "arena-bot-"
+
+
+def _remove_stale_staging() -> None:
+    """Remove copies staged by runners that died without cleaning up (killed workers)."""
+    root = Path(tempfile.gettempdir())
+    for path in root.glob(f"{_STAGING_PREFIX}*-*"):
+        owner = path.name[len(_STAGING_PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _children(pid: int) -> list[int]:

@@ -2,6 +2,7 @@
 
 from engine.core.registry import register
 
+from .bots import BOTS
 from .title import CITADELS
 
-register(CITADELS, {})
+register(CITADELS, BOTS)

@@ -17,8 +17,8 @@ def start_round(s) -> None:
     s.robber = s.witch = s.tax_seat = s.protected = s.heir = -1
     s.tax_owed = []
     s.holder = [-1] * 10
-    s.ranks_of = [[] for _ in range(s.players)]
-    s.seen = [[] for _ in range(s.players)]
+    s.ranks_of = [()] * s.players  # tuples: replaced, never mutated, so clones share them
+    s.seen = [()] * s.players
     characters = [c for c in s.lineup[1:] if c >= 0]
     s._chance.shuffle(characters)
     # seed 001 選擇角色: one card always goes aside face down, unseen.
@@ -74,7 +74,7 @@ def _prepare_step(s) -> None:
         # face-down card and chooses between the two.
         if len(s.pool) == 1 and s.aside_down:
             s.pool.append(s.aside_down.pop())
-        s.seen[seat].append(tuple(sorted(s.pool, key=CHARACTER_RANK.__getitem__)))
+        s.seen[seat] += (tuple(sorted(s.pool, key=CHARACTER_RANK.__getitem__)),)
 
 
 def decision(s) -> Decision:
@@ -91,7 +91,7 @@ def pick(s, option: dict) -> None:
     s.pool.remove(character)
     rank = CHARACTER_RANK[character]
     s.holder[rank] = seat
-    s.ranks_of[seat].append(rank)
+    s.ranks_of[seat] += (rank,)
     _next(s)
 
 
@@ -105,8 +105,6 @@ def discard(s, option: dict) -> None:
 
 
 def _next(s) -> None:
-    from . import turn
-
     if s.draft_steps:
         _prepare_step(s)
         return
@@ -121,3 +119,5 @@ def _next(s) -> None:
 
 
 HANDLERS = {"pick": pick, "discard": discard}
+
+from . import turn  # noqa: E402  (turn imports draft too; used only at call time)

@@ -42,6 +42,11 @@ from .turn import (
     to_bottom,
 )
 
+# Powers the seed ties to the moment after the action (女巫, 領航員) or to the end of the turn
+# (軍閥, 外交官); every other power may come before the action too (seed 001 角色技能: any
+# time in the turn; seed 003: 在任意時機).
+AFTER_ACTION_ONLY = frozenset((WITCH, NAVIGATOR, WARLORD, DIPLOMAT))
+
 
 def add_options(s, options: list) -> None:
     """Append the power options open to the seat playing now."""
@@ -56,6 +61,8 @@ def add_options(s, options: list) -> None:
         and district_income(s, seat, character)
     ):
         options.append({"kind": "collect_income"})
+    if not s.t_income and character in AFTER_ACTION_ONLY:
+        return
     if character == ARTIST:
         beautify_options(s, seat, options)
     elif not s.t_power:
@@ -221,7 +228,8 @@ def wizard_take(s, seat, payload, option: dict) -> None:
 def wizard_place_options(s, seat, card) -> list[dict]:
     """seed 001 巫師: keep it, or build it at once (even a duplicate), outside the build limit."""
     options = [{"kind": "to_hand"}]
-    if build_cost(s.cities[seat], card) <= s.gold[seat]:
+    # seed 001 FAQ 圖書館/天文臺: building only comes after the action.
+    if s.t_income and build_cost(s.cities[seat], card) <= s.gold[seat]:
         options.insert(0, {"kind": "build_now"})
     return options
 
@@ -366,8 +374,6 @@ def warlord_options(s, seat, options) -> None:
 
 def destroy(s, option: dict) -> None:
     """seed 001 軍閥: at the end of the turn, so the turn ends after it."""
-    from .purples import remove_district
-
     s.t_power = True
     seat, victim = s.t_seat, option["seat"]
     index = _cheapest_copies(s, victim)[DISTRICT_INDEX[option["district"]]]
@@ -416,27 +422,31 @@ def exchange_price(s, seat: int, given: int, victim: int, taken: int) -> int:
     return price
 
 
-def exchange_gives(s, seat: int, victim: int, taken: int) -> list[int]:
+def exchange_gives(s, seat: int, victim: int, taken: int, first_only: bool = False) -> list[int]:
     """Indices of the seat's districts it may give for the victim's district at ``taken``.
 
     seed 001 FAQ 外交官: no duplicate forced on the other player, nor taken into one's own city,
     unless that city has a Quarry (which allows one duplicate, see ``may_duplicate``).
+    With ``first_only``, stop at the first one (enough to offer the exchange).
     """
     mine, theirs = s.cities[seat], s.cities[victim]
     kind = theirs[taken]
+    if kind in mine and not may_duplicate(mine):
+        return []
     gold = s.gold[seat]
+    theirs_may_duplicate = may_duplicate(theirs)
     result = []
     seen = set()
     for i, given in enumerate(mine):
         if given == kind or given in seen:
             continue
         seen.add(given)
-        if kind in mine and not may_duplicate(mine):
-            continue
-        if given in theirs and not may_duplicate(theirs):
+        if given in theirs and not theirs_may_duplicate:
             continue
         if exchange_price(s, seat, i, victim, taken) <= gold:
             result.append(i)
+            if first_only:
+                break
     return result
 
 
@@ -449,7 +459,7 @@ def diplomat_options(s, seat, options) -> None:
             continue
         copies = _cheapest_copies(s, victim)
         for kind in sorted(copies):
-            if kind != KEEP and exchange_gives(s, seat, victim, copies[kind]):
+            if kind != KEEP and exchange_gives(s, seat, victim, copies[kind], first_only=True):
                 options.append({"kind": "exchange", "seat": victim, "district": DISTRICT_IDS[kind]})
 
 
@@ -585,3 +595,5 @@ SUB_HANDLERS = {
     "graveyard": graveyard,
     "exchange_give": exchange_give,
 }
+
+from .purples import remove_district  # noqa: E402  (purples imports turn, like this module)

@@ -48,7 +48,7 @@ def remove_district(s, seat: int, index: int) -> int:
     s.bank += s.adorned[seat].pop(index)
     if kind == MUSEUM and s.museum[seat]:
         to_bottom(s, s.museum[seat])
-        s.museum[seat] = []
+        s.museum[seat] = ()
     if kind == BELL_TOWER and s.bell_tower:
         s.bell_tower = False  # reference §1.3: the normal end condition returns
         s.events.append({"event": "bell_tower", "seat": seat, "active": False})
@@ -82,7 +82,7 @@ def museum(s, option: dict) -> None:
     s.t_used |= USED_MUSEUM
     card = DISTRICT_INDEX[option["district"]]
     s.hands[seat].remove(card)
-    s.museum[seat].append(card)
+    s.museum[seat] += (card,)  # a tuple: replaced, never mutated
     s.events.append({"event": "museum", "seat": seat})
 
 

@@ -94,5 +94,19 @@ def result(s) -> dict:
             "rounds": s.round,
             "characters_by_round": [[list(held) for held in row] for row in s.history],
             "first_complete": list(s.first_completers),
+            "targets": targets_by_round(s.events),
+            "stalemate": not s.end_triggered,
         },
     }
+
+
+def targets_by_round(events: list[dict]) -> list[dict]:
+    """Who named whom, from the public log: kills, thefts and bewitchings with their round."""
+    found, current = [], 0
+    for event in events:
+        kind = event["event"]
+        if kind == "round":
+            current = event["round"]
+        elif kind in ("killed", "robbed", "bewitched"):
+            found.append({"round": current, "power": kind, "character": event["character"]})
+    return found

@@ -1,5 +1,6 @@
 """Setting up a game: the deck, the characters in play, hands, gold and the crown."""
 
+from . import draft
 from .cards import (
     BANK_GOLD,
     BASE_KINDS,
@@ -13,7 +14,7 @@ from .cards import (
     START_GOLD,
     START_HAND,
 )
-from .phases import NORMAL
+from .turn import reset_turn
 
 
 def build_lineup(players: int, options: dict) -> list[int]:
@@ -57,15 +58,13 @@ def build_deck(options: dict, chance) -> list[int]:
 
 def setup_game(s) -> None:
     """seed 001 遊戲準備: 4 district cards and 2 gold each; a random player takes the crown."""
-    from . import draft
-
     n = s.players
     s.lineup = build_lineup(n, s.options)
     s.deck = build_deck(s.options, s._chance)
     s.hands = [[s.deck.pop() for _ in range(START_HAND)] for _ in range(n)]
     s.cities = [[] for _ in range(n)]
     s.adorned = [[] for _ in range(n)]
-    s.museum = [[] for _ in range(n)]
+    s.museum = [()] * n  # per seat: tuples, replaced on change (clones share them)
     s.gold = [START_GOLD] * n
     s.bank = BANK_GOLD - START_GOLD * n
     s.crown = s._chance.below(n)
@@ -78,28 +77,12 @@ def setup_game(s) -> None:
     s.round = 0
     s.events = []
     s.history = []
+    s.idle_rounds = 0
+    s.built_this_round = False
     s.stack = []
-    s.seen = [[] for _ in range(n)]
-    s.ranks_of = [[] for _ in range(n)]
+    s.seen = [()] * n
+    s.ranks_of = [()] * n
     s.holder = [-1] * 10
     s.tax_owed = []
     reset_turn(s, -1, 0)
     draft.start_round(s)
-
-
-def reset_turn(s, seat: int, rank: int, mode: int = NORMAL) -> None:
-    """Clear the per-turn flags for ``seat`` playing ``rank``."""
-    s.t_seat = seat
-    s.t_rank = rank
-    s.t_char = s.lineup[rank] if rank else -1
-    s.t_mode = mode
-    s.t_income = False
-    s.t_power = False
-    s.t_collected = False
-    s.t_builds = 1
-    s.t_built = 0
-    s.t_spent = 0
-    s.t_used = 0
-    s.t_beautified = 0
-    s.t_ending = False
-    s.t_resume = False

@@ -30,6 +30,8 @@ _TABLE = (
     "phase",
     "events",  # public event log: JSON-able dicts, append-only
     "history",  # per round: characters held per seat (for the result's stats)
+    "idle_rounds",  # consecutive rounds in which nobody built (stalemate rule)
+    "built_this_round",
 )
 _DRAFT = (
     "aside_down",  # character ids set aside face down (hidden)
@@ -113,7 +115,7 @@ class CitadelsState(State):
         twin.hands = [h[:] for h in self.hands]
         twin.cities = [c[:] for c in self.cities]
         twin.adorned = [a[:] for a in self.adorned]
-        twin.museum = [m[:] for m in self.museum]
+        twin.museum = self.museum[:]  # tuples
         twin.gold = self.gold[:]
         twin.bank = self.bank
         twin.crown = self.crown
@@ -128,13 +130,15 @@ class CitadelsState(State):
         twin.phase = self.phase
         twin.events = self.events[:]  # the event dicts themselves are never mutated
         twin.history = self.history[:]  # rows are tuples
+        twin.idle_rounds = self.idle_rounds
+        twin.built_this_round = self.built_this_round
         twin.aside_down = self.aside_down[:]
         twin.face_up = self.face_up[:]
         twin.pool = self.pool[:]
         twin.draft_steps = self.draft_steps[:]
-        twin.seen = [v[:] for v in self.seen]
+        twin.seen = self.seen[:]  # tuples
         twin.holder = self.holder[:]
-        twin.ranks_of = [r[:] for r in self.ranks_of]
+        twin.ranks_of = self.ranks_of[:]  # tuples
         twin.calling = self.calling
         twin.killed = self.killed
         twin.robbed = self.robbed

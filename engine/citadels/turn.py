@@ -35,6 +35,11 @@ from .phases import INCOME_ONLY, NORMAL, OVER, TURN
 
 _BY_KIND = itemgetter("kind")
 
+# Engine rule (no seed rule covers a game that cannot end, e.g. every gold on districts through
+# the Artist and an empty deck): after this many rounds in a row without any district built,
+# the game ends and is scored as usual. Documented in docs/rules/citadels.md.
+STALEMATE_ROUNDS = 20
+
 
 # -- bank, deck and crown helpers -------------------------------------------------------------
 
@@ -82,6 +87,24 @@ def adjacent(s, a: int, b: int) -> bool:
     return a != b and ((a - b) % s.players in (1, s.players - 1))
 
 
+def reset_turn(s, seat: int, rank: int, mode: int = NORMAL) -> None:
+    """Clear the per-turn flags for ``seat`` playing ``rank``."""
+    s.t_seat = seat
+    s.t_rank = rank
+    s.t_char = s.lineup[rank] if rank else -1
+    s.t_mode = mode
+    s.t_income = False
+    s.t_power = False
+    s.t_collected = False
+    s.t_builds = 1
+    s.t_built = 0
+    s.t_spent = 0
+    s.t_used = 0
+    s.t_beautified = 0
+    s.t_ending = False
+    s.t_resume = False
+
+
 # -- calling the characters -------------------------------------------------------------------
 
 
@@ -94,8 +117,6 @@ def start_calls(s) -> None:
 
 def call_next(s) -> None:
     """Call the next rank; stop at the first that needs a decision, or end the round."""
-    from .setup import reset_turn
-
     reset_turn(s, -1, 0)
     while True:
         s.calling += 1
@@ -124,8 +145,6 @@ def ball_room_applies(s, rank: int, seat: int) -> bool:
 
 def reveal(s, rank: int, seat: int) -> bool:
     """The called character shows itself; True if its turn starts (a decision is pending)."""
-    from .setup import reset_turn
-
     character = s.lineup[rank]
     if rank == s.killed:
         # seed 001 弒君 / FAQ 國王: a killed King still takes the crown, after the round.
@@ -187,11 +206,15 @@ def pay_tax(s, seat: int) -> None:
 
 
 def action_options(s) -> list[dict]:
-    """seed 001 玩家回合: first take 2 gold or draw 2 cards and keep 1."""
-    options = [{"kind": "take_gold"}]
-    if s.deck:
-        options.insert(0, {"kind": "draw_cards"})
-    return options
+    """seed 001 玩家回合: take 2 gold or draw 2 cards and keep 1, before any building (FAQ
+    圖書館/天文臺); powers and purple abilities may already be used (seed 001 角色技能)."""
+    others = []
+    powers.add_options(s, others)
+    purples.add_options(s, others)
+    others.sort(key=_BY_KIND)
+    # The two actions come first, so the protocol's fallback (first option) takes an action.
+    actions = [{"kind": "draw_cards"}, {"kind": "take_gold"}] if s.deck else [{"kind": "take_gold"}]
+    return actions + others
 
 
 def take_gold(s, option: dict) -> None:
@@ -295,6 +318,7 @@ def place_district(s, seat: int, kind: int) -> None:
     pay(s, seat, cost)
     s.t_spent += cost
     s.t_built += 1
+    s.built_this_round = True
     city.append(kind)
     s.adorned[seat].append(0)
     s.events.append({"event": "built", "seat": seat, "district": DISTRICT_IDS[kind]})
@@ -333,8 +357,6 @@ def check_completion(s) -> None:
 
 def main_options(s) -> list[dict]:
     """Everything the seat may still do this turn, in canonical order (by kind, then fields)."""
-    from . import powers, purples
-
     seat = s.t_seat
     options = [{"kind": "build", "district": DISTRICT_IDS[k]} for k in buildable(s, seat)]
     powers.add_options(s, options)
@@ -352,8 +374,6 @@ def end_turn_option(s, option: dict) -> None:
 def end_turn(s) -> None:
     """seed 001 稅務官, ☆貧民窟 FAQ (tax before the Poor House), Park, Alchemist; then the next
     character is called (or the Witch resumes a bewitched turn)."""
-    from .setup import reset_turn
-
     seat = s.t_seat
     s.t_ending = False
     if s.t_built and seat != s.tax_seat:
@@ -392,8 +412,6 @@ def tax_still_to_come(s) -> bool:
 
 def end_round(s) -> None:
     """After rank 9: the killed character shows itself; the game ends if a city is complete."""
-    from . import draft
-
     if s.killed and s.holder[s.killed] >= 0:
         s.events.append(
             {
@@ -405,9 +423,11 @@ def end_round(s) -> None:
     if s.heir >= 0:
         set_crown(s, s.heir)
     queen_after_killed_king(s)
-    if s.end_triggered:
+    s.idle_rounds = 0 if s.built_this_round else s.idle_rounds + 1
+    s.built_this_round = False
+    if s.end_triggered or s.idle_rounds >= STALEMATE_ROUNDS:
         s.phase = OVER
-        s.events.append({"event": "game_over", "round": s.round})
+        s.events.append({"event": "game_over", "round": s.round, "stalemate": not s.end_triggered})
         return
     draft.start_round(s)
 
@@ -427,7 +447,7 @@ def queen_after_killed_king(s) -> None:
 
 
 def ball_room_options(s, seat: int, payload) -> list[dict]:
-    return [{"kind": "keep_silent"}, {"kind": "thank"}]
+    return [{"kind": "thank"}, {"kind": "keep_silent"}]  # thanking first: the polite fallback
 
 
 def ball_room_answer(s, seat: int, rank: int, option: dict) -> None:
@@ -446,3 +466,6 @@ HANDLERS = {
 }
 SUB_OPTIONS = {"keep": keep_options, "ball_room": ball_room_options}
 SUB_HANDLERS = {"keep": keep, "ball_room": ball_room_answer}
+
+# Imported last: these modules use the helpers above (and draft calls start_calls).
+from . import draft, powers, purples  # noqa: E402

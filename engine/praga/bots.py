@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from engine.core.bots import Bot
 
+from .components import default_components
+from .geometry import ACTION_BOARD
+
 BASE = {
     "vp": 1.0,
     "gold": 0.7,
@@ -75,13 +78,13 @@ class HeuristicBot(Bot):
         bias = self.action_bias.get(action, 0.0)
         if action in ("mines", "quarries"):
             res = me["gold"] if action == "mines" else me["stone"]
-            return bias + (3.0 if res < 4 else 0.5)
+            return bias + (3.5 if res < 3 else 2.0 if res < 6 else -1.0)
         if action == "road":
             return bias + (2.5 if me["kings_road"] < 3 else 1.5 if me["eggs"] else -5)
         if action == "wall":
-            return bias + (1.5 if me["stone"] >= 3 else -3)
+            return bias + (2.5 if me["stone"] >= 3 else -3) + (2 if me["walls"] in (2, 3, 5) else 0)
         if action == "building":
-            return bias + (1.5 if me["gold"] >= 3 else -3)
+            return bias + (2.5 if me["gold"] >= 3 else -3)
         return bias + 1.5
 
     def _v_action(self, obs, me, o):
@@ -116,10 +119,13 @@ class HeuristicBot(Bot):
         return {"vp6": 8, "vp4": 6, "gold2": me["gold"], "stone2": me["stone"]}.get(o["seal"], 4)
 
     def _v_mine(self, obs, me, o):
+        # the pending decision is for the track of the action just chosen; both tracks produce
+        # about "marker space - 1", so an early advance pays back over the remaining turns
+        left = 16 - me["turns_taken"]
         if o["mode"] == "advance":
-            return 3.0 if obs["turn"] < obs["players"] * 9 else 1.0
-        res = me["gold"] if obs["turn_state"] else 0
-        return 3.5 - 0.2 * res
+            return 1.0 + 0.35 * left
+        low = min(me["gold_mine"] - 1, me["quarry"])
+        return 0.8 * low + (2 if left < 6 else 0)
 
     def _v_pick(self, obs, me, o):
         tile = obs["rows"]["display"][o["row"]][o["slot"]]
@@ -133,7 +139,70 @@ class HeuristicBot(Bot):
         return 0.0
 
     def _v_space(self, obs, me, o):
-        return 0.0
+        placing = obs["turn_state"]["placing"]
+        if not placing:
+            return 0.0
+        tile = placing["tile"]
+        if tile["type"] == "building":
+            c = default_components()
+            h = o["hex"]
+            value = c.city.space_vp.get(h, 0) - 0.8 * c.city.surcharge.get(h, 0)
+            square = c.city.space_square[h]
+            built = {b["hex"] for b in obs["city"]["buildings"]}
+            left = [x for x in c.city.square_spaces[square] if x not in built and x != h]
+            if tile.get("crown"):
+                value += 0.5 * (len(c.city.square_spaces[square]) - len(left))
+            if tile.get("cube") and not left:
+                value += 2.0  # completes the square now
+            return value + max(self._placement(obs, me, tile, h, r) for r in range(6))
+        return max(self._placement(obs, me, tile, o["hex"], r) for r in range(6))
+
+    def _v_orient(self, obs, me, o):
+        placing = obs["turn_state"]["placing"]
+        if not placing or placing["hex"] is None:
+            return 0.0
+        return self._placement(obs, me, placing["tile"], placing["hex"], o["rotation"])
+
+    def _placement(self, obs, me, tile, h, rotation) -> float:
+        """Edge icons that meet icons and corners that meet corners of the same colour."""
+        c = default_components()
+        if tile["type"] == "building":
+            board = c.city.board
+            corners_at = {}
+            for b in obs["city"]["buildings"]:
+                printed = c.tiles[c.tile_index[b["tile"]]].corners
+                for k in range(6):
+                    if printed[(k - b["rotation"]) % 6]:
+                        v = board.vertices[b["hex"]][k]
+                        corners_at[v] = corners_at.get(v, 0) + 1
+            for v in c.city.blue_vertices:
+                corners_at[v] = corners_at.get(v, 0) + 1
+            return sum(
+                self.weights["blue"] * corners_at.get(board.vertices[h][k], 0)
+                for k in range(6)
+                if tile["corners"][(k - rotation) % 6]
+            )
+        board = ACTION_BOARD.board
+        tops = {
+            x["hex"]: (c.tiles[c.tile_index[x["tiles"][-1]]], x["rotation"])
+            for x in me["action_board"]
+        }
+        value = 0.0
+        for k in range(6):
+            icon = tile["edges"][(k - rotation) % 6]
+            n = board.neighbours[h][k]
+            if icon and n in tops:
+                other, r2 = tops[n]
+                icon2 = other.edges[((k + 3) % 6 - r2) % 6]
+                if icon2:
+                    value += self.weights.get(icon, 1) + self.weights.get(icon2, 1)
+            if tile["corners"][(k - rotation) % 6]:
+                for h2, k2 in board.vertex_hexes[board.vertices[h][k]]:
+                    if h2 != h and h2 in tops:
+                        other, r2 = tops[h2]
+                        if other.corners[(k2 - r2) % 6]:
+                            value += self.weights["red"]
+        return value
 
     def _v_keep(self, obs, me, o):
         return o["gold"]

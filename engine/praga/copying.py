@@ -16,6 +16,7 @@ def copy_into(src, twin) -> None:
     twin.platform = src.platform
     twin.era_crossed = src.era_crossed
     twin.tile_actions = src.tile_actions
+    twin.crane_setup = src.crane_setup
     twin.goldwin_supply = src.goldwin_supply
     twin.silver_supply = src.silver_supply
     twin.final = src.final
@@ -27,6 +28,7 @@ def copy_into(src, twin) -> None:
     twin.t_refresh = src.t_refresh
     twin.t_road_free = src.t_road_free
     twin.t_road_egg = src.t_road_egg
+    twin.t_ending = src.t_ending
     twin.turns_taken = src.turns_taken[:]
     twin.slot_tile = src.slot_tile[:]
     twin.token5 = src.token5[:]

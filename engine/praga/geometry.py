@@ -108,6 +108,7 @@ class CityMap:
                         self.prebuilt_mark[h] = int(code[3])
                 elif code[-1].isdigit():
                     self.prebuilt_mark[h] = int(code[-1])
+        self.spaces_by_surcharge = sorted(self.spaces, key=lambda h: (self.surcharge.get(h, 0), h))
         self.space_square: dict[int, int] = {}
         self.square_spaces: dict[int, list[int]] = {s: [] for s in self.squares}
         for h in self.spaces:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from engine.core.contract import ranks_from_scores
 
+from .geometry import ACTIONS
+
 STEPS = ("squares", "academic", "structures", "walls", "abilities", "eggs")
 
 
@@ -107,5 +109,10 @@ def result(state) -> dict:
             "turns_per_seat": list(state.turns_taken),
             "decisions": len(state._actions),
             "crane_side": state.options["crane_side"],
+            "crane_configuration": state.options["crane_side"]
+            + ":"
+            + "-".join(
+                "/".join(ACTIONS[a] for a in state.tile_actions[t]) for t in state.crane_setup
+            ),
         },
     }

@@ -42,6 +42,7 @@ class PragaState(State):
         "platform",
         "era_crossed",
         "tile_actions",
+        "crane_setup",
         # display and stacks
         "rows",
         "stacks",
@@ -106,6 +107,7 @@ class PragaState(State):
         "t_road_free",
         "t_road_egg",
         "t_flags",
+        "t_ending",
         "steps",
         "view_cache",
     )
@@ -139,6 +141,7 @@ class PragaState(State):
                 position += 1
             self.slot_tile[(position - self.rot) % 12] = t
             position += 1
+        self.crane_setup = tuple(order)  # for analytics: the action-tile order from red start
         self.token5 = [0] * 6
         self.platform = c.crane["platform_start"][key]
         self.era_crossed = False
@@ -259,6 +262,7 @@ class PragaState(State):
         self.t_road_free = 0
         self.t_road_egg = 0
         self.t_flags = set()
+        self.t_ending = False
 
     def is_over(self) -> bool:
         return self.over
@@ -275,6 +279,8 @@ class PragaState(State):
             getattr(self, "_do_" + step[0])(step, option)
         else:
             getattr(self, "_menu_" + option["kind"])(option)
+        if self.t_ending and not self.steps:
+            self._continue_end()
 
     # -- the free menu ---------------------------------------------------------------------
 
@@ -449,12 +455,17 @@ class PragaState(State):
             self.cubes[s] -= 1
 
     def _menu_end_turn(self, option: dict) -> None:
+        # seed §回合结束; what settling the turn sets off (an arrow, a technology draw) is
+        # decided first, then the windows, then the crane turns (see _apply)
+        self.t_ending = True
+        self._settle_turn(self.cur)
+
+    def _continue_end(self) -> None:
         s = self.cur
-        self._settle_turn(s)
         if self.goldwin[s] + self.silver[s] > 2:
             self.steps.append(("keep_windows", s))
-            return
-        self._finish_turn()
+        else:
+            self._finish_turn()
 
     def _settle_turn(self, s: int) -> None:
         """Unclaimed free gains are taken; the S bonus unused becomes its points (seed §特殊板块)."""
@@ -591,7 +602,6 @@ class PragaState(State):
         self.goldwin_supply += self.goldwin[s] - option["gold"]
         self.silver_supply += self.silver[s] - option["silver"]
         self.goldwin[s], self.silver[s] = option["gold"], option["silver"]
-        self._finish_turn()
 
     # production (seed §管理矿场, §管理采石场)
     def _opt_mine(self, step):
@@ -923,11 +933,18 @@ class PragaState(State):
         gold, stone = cost.get("gold", 0), cost.get("stone", 0)
         if t == 1:
             return self.gold[s] >= gold and self.stone[s] >= max(0, stone - discount)
-        free = [h for h in self.c.city.spaces if h not in self.city_tile]
-        if not free:
+        cheapest = self._cheapest_free_space()
+        if cheapest < 0:
             return False
-        cheapest = min(self.c.city.surcharge.get(h, 0) for h in free)
         return self.stone[s] >= stone and self.gold[s] >= max(0, gold + cheapest - discount)
+
+    def _cheapest_free_space(self) -> int:
+        """The lowest surcharge of a free building space, or -1 when the city is full."""
+        city = self.c.city
+        for h in city.spaces_by_surcharge:
+            if h not in self.city_tile:
+                return city.surcharge.get(h, 0)
+        return -1
 
     def _perform(self, s: int, a: int, special: bool, discount) -> None:
         """One action, from the tile, an extra action or a technology (seed §执行行动)."""

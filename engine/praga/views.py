@@ -93,6 +93,7 @@ def observation(state, seat: int) -> dict:
             "action_bonus_claims": [ACTIONS[a] for a in state.t_claims],
             "lateral_moves": {"hunger_wall": state.t_lateral[0], "cathedral": state.t_lateral[1]},
             "road_effects": {"free": state.t_road_free, "egg": state.t_road_egg},
+            "placing": _placing(state),
         },
         "you": players[seat] if seat < state.players else None,
         "all_players": players,
@@ -260,3 +261,21 @@ def _player(state, s: int) -> dict:
         "v_tiles": [c.bridge_v[v]["id"] for v in state.v_tiles[s]],
         "turns_taken": state.turns_taken[s],
     }
+
+
+PLACING_STEPS = ("orient_upgrade", "wall_space", "orient_wall", "building_space", "orient_building")
+
+
+def _placing(state):
+    """The hex tile being placed (face up, so public) and its hex once chosen."""
+    if not state.steps or state.steps[-1][0] not in PLACING_STEPS:
+        return None
+    step = state.steps[-1]
+    tile = state.c.tiles[step[2]]
+    if step[0] == "orient_upgrade":
+        hex_ = 1 + tile.action
+    elif step[0] in ("orient_wall", "orient_building"):
+        hex_ = step[3]
+    else:
+        hex_ = None
+    return {"tile": tile.public, "hex": hex_}

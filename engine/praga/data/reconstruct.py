@@ -43,6 +43,13 @@ def crane():
         "wheel_slots": 12,
         "box_slot": 0,
         "slot_bonuses": bonuses,
+        "slot_bonus_sources": [None]
+        + [
+            "public §2 [IMG] (icon); egg price reconstructed"
+            if b["kind"] == "buy_egg"
+            else "public §2 [IMG]"
+            for b in bonuses[1:]
+        ],
         # Frame positions clockwise from the start of the red zone: 4 red, 3 green, 3 blue, then
         # two positions past the blue zone (a tile reaching them has left the blue zone).
         "frame": (
@@ -51,7 +58,9 @@ def crane():
             + [{"zone": "blue", "points": p} for p in (1, 2, 3)]
             + [{"zone": "past"}, {"zone": "past"}]
         ),
+        "frame_sources": ["reconstructed"] * 12,
         "past_blue_token_points": 5,
+        "past_blue_token_points_source": "seed §回合结束 4",
         # Start rotation: frame position of the box slot, per player count, chosen so that the
         # cube drops (box passes the red-zone start) on the very last turn of a 16-turn game and
         # the 3-player countdown matches the seed's example (the drop after the first player's
@@ -304,23 +313,23 @@ def player_board():
         "gold_track": {
             "start": 4,
             "cells": {
-                "4": {"production": 3},
-                "5": {"production": 4},
-                "6": {"production": 5, "token": True},
-                "7": {"production": 6, "bonus": {"vp": 2}},
-                "8": {"production": 7, "bonus": {"silver": 1}},
-                "9": {"production": 8, "seal": True},
+                "4": {"production": 3, "source": "public §6 (start space 4 = 3 mines)"},
+                "5": {"production": 4, "source": "reconstructed"},
+                "6": {"production": 5, "token": True, "source": "public §6 (token at 5)"},
+                "7": {"production": 6, "bonus": {"vp": 2}, "source": "seed example"},
+                "8": {"production": 7, "bonus": {"silver": 1}, "source": "reconstructed"},
+                "9": {"production": 8, "seal": True, "source": "public §6 (maximum 8), seed"},
             },
         },
         "quarry_track": {
             "start": 3,
             "cells": {
-                "3": {"production": 2},
-                "4": {"production": 3},
-                "5": {"production": 4, "token": True},
-                "6": {"production": 5, "bonus": {"tech": 1}},
-                "7": {"production": 6, "bonus": {"vp": 1}},
-                "8": {"production": 7, "seal": True},
+                "3": {"production": 2, "source": "public §6 (start space 3 = 2 quarries)"},
+                "4": {"production": 3, "source": "reconstructed"},
+                "5": {"production": 4, "token": True, "source": "public §6 (token at 4)"},
+                "6": {"production": 5, "bonus": {"tech": 1}, "source": "seed example"},
+                "7": {"production": 6, "bonus": {"vp": 1}, "source": "seed example"},
+                "8": {"production": 7, "seal": True, "source": "public §6 (maximum 7), seed"},
             },
         },
         "tech_track": {
@@ -380,13 +389,55 @@ def misc():
             "source": "public §7 (faces and sets by player count); the two 4-player-only "
             "tokens reconstructed",
             "tokens": [
-                {"id": "vp2", "reward": {"vp": 2}, "count": 2, "min_players": 2},
-                {"id": "vp_gold", "reward": {"vp": 1, "gold": 1}, "count": 1, "min_players": 2},
-                {"id": "vp_stone", "reward": {"vp": 1, "stone": 1}, "count": 1, "min_players": 2},
-                {"id": "gold", "reward": {"gold": 1}, "count": 1, "min_players": 3},
-                {"id": "stone", "reward": {"stone": 1}, "count": 1, "min_players": 3},
-                {"id": "silver", "reward": {"silver": 1}, "count": 1, "min_players": 4},
-                {"id": "tech", "reward": {"tech": 1}, "count": 1, "min_players": 4},
+                {
+                    "id": "vp2",
+                    "reward": {"vp": 2},
+                    "count": 2,
+                    "min_players": 2,
+                    "source": "public §7",
+                },
+                {
+                    "id": "vp_gold",
+                    "reward": {"vp": 1, "gold": 1},
+                    "count": 1,
+                    "min_players": 2,
+                    "source": "public §7",
+                },
+                {
+                    "id": "vp_stone",
+                    "reward": {"vp": 1, "stone": 1},
+                    "count": 1,
+                    "min_players": 2,
+                    "source": "public §7",
+                },
+                {
+                    "id": "gold",
+                    "reward": {"gold": 1},
+                    "count": 1,
+                    "min_players": 3,
+                    "source": "public §7",
+                },
+                {
+                    "id": "stone",
+                    "reward": {"stone": 1},
+                    "count": 1,
+                    "min_players": 3,
+                    "source": "public §7",
+                },
+                {
+                    "id": "silver",
+                    "reward": {"silver": 1},
+                    "count": 1,
+                    "min_players": 4,
+                    "source": "reconstructed",
+                },
+                {
+                    "id": "tech",
+                    "reward": {"tech": 1},
+                    "count": 1,
+                    "min_players": 4,
+                    "source": "reconstructed",
+                },
             ],
         },
         "seals": [
@@ -513,27 +564,31 @@ def bridge():
         "source": "seed §桥面板块 (all 12 tiles' effects); which stack each belongs to: seed "
         "colours (silver IV, gold V); the 3 IV track tiles split by track reconstructed",
         "iv": [
-            {"id": "IV1", "reward": {"wall_left": 1, "silver": 1, "vp": 2}},
-            {"id": "IV2", "reward": {"cath_right": 1, "silver": 1, "vp": 2}},
-            {"id": "IV3", "reward": {"tech": 3}},
-            {"id": "IV4", "reward": {"univ": 3}},
-            {"id": "IV5", "reward": {"gold_track": 1, "quarry_track": 1, "tech": 1}},
-            {"id": "IV6", "reward": {"univ": 2, "tech": 1}},
+            {"id": "IV1", "reward": {"wall_left": 1, "silver": 1, "vp": 2}, "source": "seed"},
+            {"id": "IV2", "reward": {"cath_right": 1, "silver": 1, "vp": 2}, "source": "seed"},
+            {"id": "IV3", "reward": {"tech": 3}, "source": "seed (track: technology)"},
+            {"id": "IV4", "reward": {"univ": 3}, "source": "seed (track: university)"},
+            {
+                "id": "IV5",
+                "reward": {"gold_track": 1, "quarry_track": 1, "tech": 1},
+                "source": "reconstructed",
+            },
+            {"id": "IV6", "reward": {"univ": 2, "tech": 1}, "source": "reconstructed"},
         ],
         "v": [
-            {"id": "V1", "reward": {"vp": 3}, "final": "university_height"},
-            {"id": "V2", "reward": {}, "final": "upgrades3"},
-            {"id": "V3", "reward": {}, "final": "walls2"},
-            {"id": "V4", "reward": {"vp": 3}, "final": "gold_mines"},
-            {"id": "V5", "reward": {"vp": 3}, "final": "quarries"},
-            {"id": "V6", "reward": {}, "final": "rows2"},
+            {"id": "V1", "reward": {"vp": 3}, "final": "university_height", "source": "seed"},
+            {"id": "V2", "reward": {}, "final": "upgrades3", "source": "seed"},
+            {"id": "V3", "reward": {}, "final": "walls2", "source": "seed"},
+            {"id": "V4", "reward": {"vp": 3}, "final": "gold_mines", "source": "seed"},
+            {"id": "V5", "reward": {"vp": 3}, "final": "quarries", "source": "seed"},
+            {"id": "V6", "reward": {}, "final": "rows2", "source": "seed"},
         ],
         "planks": [
-            {"sides": [{"gold": 2}, {"stone": 2}]},
-            {"sides": [{"silver": 1}, {"tech": 1}]},
-            {"sides": [{"vp": 3}, {"univ": 1}]},
-            {"sides": [{"goldwin": 1}, {"egg": 1}]},
-            {"sides": [{"wall_left": 1}, {"cath_right": 1}]},
+            {"sides": [{"gold": 2}, {"stone": 2}], "source": "reconstructed"},
+            {"sides": [{"silver": 1}, {"tech": 1}], "source": "reconstructed"},
+            {"sides": [{"vp": 3}, {"univ": 1}], "source": "reconstructed"},
+            {"sides": [{"goldwin": 1}, {"egg": 1}], "source": "reconstructed"},
+            {"sides": [{"wall_left": 1}, {"cath_right": 1}], "source": "reconstructed"},
         ],
         "planks_source": "reconstructed printed bonuses (seed: double-sided, any combination)",
     }
@@ -545,14 +600,17 @@ def road():
         "reconstructed",
         "sections": {
             "I": {
+                "source": "seed icons; placement in section I reconstructed",
                 "free": {"kind": "pay_for_vp", "cost": {"gold": 1}, "vp": 4},
                 "egg": [{"silver": 2}, {"tech": 1, "univ": 1}],
             },
             "II": {
+                "source": "seed icons; placement in section II reconstructed",
                 "free": {"kind": "per_period1_upgrade", "vp": 3},
                 "egg": [{"goldwin": 1}, {"wall_left": 1, "cath_right": 1}],
             },
             "III": {
+                "source": "reconstructed",
                 "free": {"kind": "gain", "reward": {"silver": 1, "vp": 2}},
                 "egg": [{"gold": 3}, {"stone": 3}],
             },

@@ -5,6 +5,7 @@ recorded with the right kind (or, where the sandbox simply denies the attempt, n
 needed), the other seats are unharmed, nothing leaks out and no process is left.
 """
 
+import contextlib
 import json
 import os
 import secrets
@@ -12,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,17 +22,21 @@ import pytest
 import engine
 from workers.match import SeatSpec, run_match
 
-from .conftest import BOTS, LIMITS, REPO, bot_processes, players_for
+from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes, players_for
 
 pytestmark = pytest.mark.sandbox
 
 
 def play(title_id, attacker: str, *, path=None, limits=LIMITS, on_message=None, seed=7):
-    """Seat 0: the attacker; seat 1: a polite bot process; the rest: built-in random bots."""
+    """Seat 0: the attacker; seat 1: a polite bot process; the rest: built-in random bots.
+
+    The attacker plays under ``limits``; the polite bot under NEIGHBOUR_LIMITS, so that
+    machine load cannot make it fault.
+    """
     players = players_for(title_id)
     seats = [
         SeatSpec("process", attacker, str(path or BOTS / f"{attacker}.py")),
-        SeatSpec("process", "polite", str(BOTS / "polite.py")),
+        SeatSpec("process", "polite", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
     ] + [SeatSpec("builtin", "random")] * (players - 2)
     outcome = run_match(title_id, seats, seed=seed, limits=limits, on_message=on_message)
     check_game_finished(title_id, outcome)
@@ -213,25 +219,48 @@ def test_signals_reach_neither_the_runner_nor_the_other_bots(game_title):
     assert outcome.timings[0]["decisions"] > 0
 
 
-def test_a_daemon_left_behind_dies_with_the_game(game_title):
-    seen = []
+def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game_title):
+    seen, states = [], []
 
-    def count_daemon(seat, direction, message):
-        if seat == 0 and direction == "to_bot" and message["type"] == "decide" and not seen:
-            seen.append(len(bot_processes("/bot/daemon.py")))
+    def watch(seat, direction, message):
+        if direction != "to_bot" or message["type"] != "decide":
+            return
+        if seat == 0 and not seen:
+            seen.append(len(_python_processes("/bot/daemon.py")))
+        if seat == 1 and not states:  # another bot moves: the attacker's processes are stopped
+            states.extend(_settled(pid, "T") for pid in _python_processes("/bot/daemon.py"))
 
-    outcome = play(game_title, "daemon", on_message=count_daemon)
-    assert seen and seen[0] >= 2  # the bot and its daemon were both alive mid-game
+    outcome = play(game_title, "daemon", on_message=watch)
+    assert seen == [2]  # the bot and its daemon were both alive mid-game
+    assert states == ["T", "T"]
+    assert "setsid refused: PermissionError(1, 'Operation not permitted')" in outcome.stderr[0]
     assert outcome.faults[0] == []
+
+
+def _python_processes(marker):
+    found = []
+    for pid in bot_processes(marker):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3"):
+                found.append(pid)
+    return found
+
+
+def _settled(pid, wanted):
+    deadline = time.monotonic() + 2
+    state = None
+    while time.monotonic() < deadline:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        if state == wanted:
+            break
+        time.sleep(0.001)
+    return state
 
 
 def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
     game_title, private_dir
 ):
-    bot = private_dir / "polite_copy.py"
-    shutil.copy(BOTS / "polite.py", bot)
-    os.chmod(bot, 0o600)
-    outcome = play(game_title, "polite_copy", path=bot)
+    outcome = play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
     assert outcome.faults[0] == []
     assert not [
         p
@@ -240,7 +269,7 @@ def test_a_bots_own_files_are_staged_when_the_sandbox_user_cannot_read_them(
     ]
 
 
-def test_bots_die_with_a_runner_that_is_killed_mid_game(private_dir):
+def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir):
     marker = f"orphan_{secrets.token_hex(4)}"
     shutil.copy(BOTS / "silent.py", private_dir / f"{marker}.py")
     runner = subprocess.Popen(
@@ -266,3 +295,13 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(private_dir):
     while bot_processes(f"/bot/{marker}.py") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert bot_processes(f"/bot/{marker}.py") == []
+    # the dead runner's staged copies are swept by the next runner that stages a bot
+    play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
+    assert list(Path(tempfile.gettempdir()).glob(f"arena-bot-{runner.pid}-*")) == []
+
+
+def _unreadable_copy(directory):
+    bot = directory / "polite_copy.py"
+    shutil.copy(BOTS / "polite.py", bot)
+    os.chmod(bot, 0o600)
+    return bot

@@ -1,6 +1,12 @@
 """`python -m workers.play`: the local runner, on the toy title in the real sandbox."""
 
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -8,7 +14,7 @@ from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.play import main
 
-from .conftest import BOTS
+from .conftest import BOTS, REPO, bot_processes, players_for, real_titles
 
 pytestmark = pytest.mark.sandbox
 
@@ -63,3 +69,24 @@ def test_no_sandbox_runs_but_warns(toy, capsys):
     argv = ["--title", "toy", "--bot", str(BOTS / "polite.py"), "--vs", "random", "--games", "1"]
     assert main([*argv, "--no-sandbox"]) == 0
     assert "WITHOUT isolation" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
+    marker = f"interrupted_{os.getpid()}"
+    bot = private_dir / f"{marker}.py"
+    shutil.copy(BOTS / "silent.py", bot)
+    title = real_titles()[0] if real_titles() else pytest.fail("needs a real title")
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "workers.play", "--title", title, "--bot", str(bot),
+         "--vs", ",".join([str(bot)] + ["random"] * (players_for(title) - 2)),
+         "--decision-ms", "60000", "--games", "1"],
+        cwd=REPO, start_new_session=True, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while len(bot_processes(f"/bot/{marker}.py")) < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(bot_processes(f"/bot/{marker}.py")) == 6  # two bots, three processes each
+    os.killpg(runner.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    assert runner.wait(timeout=30) == 130
+    assert "workers.play: interrupted" in runner.stderr.read()
+    assert bot_processes(f"/bot/{marker}.py") == []

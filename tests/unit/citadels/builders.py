@@ -39,7 +39,7 @@ def table(
     s.hands = [[DISTRICT_INDEX[d] for d in hands.get(v, [])] for v in range(players)]
     s.cities = [[DISTRICT_INDEX[d] for d in cities.get(v, [])] for v in range(players)]
     s.adorned = [[0] * len(c) for c in s.cities]
-    s.museum = [[] for _ in range(players)]
+    s.museum = [()] * players
     s.gold = [gold.get(v, 0) for v in range(players)]
     s.bank = BANK_GOLD - sum(s.gold)
     assert s.bank >= 0
@@ -65,16 +65,19 @@ def table(
 def assign(s, characters: dict) -> None:
     """Give characters to seats as if the draft had just ended."""
     s.holder = [-1] * 10
-    s.ranks_of = [[] for _ in range(s.players)]
+    s.ranks_of = [()] * s.players
     for seat, names in characters.items():
         for name in [names] if isinstance(names, str) else names:
             character = CHARACTER_INDEX[name]
             rank = CHARACTER_RANK[character]
             assert s.lineup[rank] == character, f"{name} is not in this game's lineup"
             s.holder[rank] = seat
-            s.ranks_of[seat].append(rank)
+            s.ranks_of[seat] += (rank,)
     s.draft_steps = []
     s.pool = []
+    s.face_up = []
+    s.seen = [()] * s.players
+    s.aside_down = [c for r, c in enumerate(s.lineup) if r and c >= 0 and s.holder[r] < 0]
 
 
 def do(s, kind: str, **fields) -> dict:
@@ -115,7 +118,8 @@ def total_gold(s) -> int:
 
 
 def total_cards(s) -> int:
-    pending = 0
+    """Every district card: deck, hands, cities, museums, and cards drawn awaiting a keep."""
+    pending = sum(len(payload[0]) for kind, _, payload in s.stack if kind == "keep")
     return (
         len(s.deck)
         + sum(map(len, s.hands))

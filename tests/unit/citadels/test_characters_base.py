@@ -168,3 +168,11 @@ def test_the_warlords_destruction_ends_his_turn():
     do(s, "take_gold")
     do(s, "destroy", seat=1, district="tavern")
     assert s.decision().seat == 1
+
+
+def test_a_power_may_be_used_before_the_action():
+    # seed 001 角色技能: any moment of the turn; the Magician swaps before drawing.
+    s = table(characters={0: "magician"}, hands={1: ["manor"]})
+    do(s, "swap_hands", seat=1)
+    assert s.decision().kind == "action" and names(s.hands[0]) == ["manor"]
+    assert "swap_hands" not in kinds(s)  # once a turn

@@ -256,3 +256,23 @@ def test_the_artist_beautifies_one_or_two_districts_with_her_gold():
     do(s, "beautify", district="temple")
     assert "beautify" not in kinds(s)  # at most two
     assert s.adorned[0] == [1, 1, 0] and s.gold[0] == 1
+
+
+def test_the_witch_navigator_warlord_and_diplomat_wait_for_the_action():
+    for character, power in (("navigator", "navigate"), ("diplomat", "exchange")):
+        s = table(
+            options=dark(character),
+            characters={0: character},
+            cities={0: ["temple"], 1: ["church"]},
+            gold={0: 5},
+        )
+        assert power not in kinds(s)
+        do(s, "take_gold")
+        assert power in kinds(s)
+
+
+def test_the_wizard_builds_the_card_taken_only_after_the_action():
+    s = table(options=dark("wizard"), characters={0: "wizard"}, hands={1: ["temple"]}, gold={0: 3})
+    do(s, "wizard", seat=1)
+    do(s, "take", district="temple")
+    assert {o["kind"] for o in s.decision().options} == {"to_hand"}

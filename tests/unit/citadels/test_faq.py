@@ -531,7 +531,7 @@ def test_faq_the_museum_is_destroyed_or_exchanged_at_its_own_cost():
     s = table(
         options={DC: ["museum"]}, characters={0: "warlord"}, cities={1: ["museum"]}, gold={0: 1}
     )
-    s.museum[1] = [0, 1]
+    s.museum[1] = (0, 1)
     s.deck = s.deck[2:]
     do(s, "take_gold")
     do(s, "destroy", seat=1, district="museum")
@@ -543,10 +543,10 @@ def test_faq_a_destroyed_museum_and_its_cards_go_to_the_bottom_of_the_deck():
         options={DC: ["museum"]}, characters={0: "warlord"}, cities={1: ["museum"]}, gold={0: 1}
     )
     s.deck.remove(0)
-    s.museum[1] = [0]
+    s.museum[1] = (0,)
     do(s, "take_gold")
     do(s, "destroy", seat=1, district="museum")
-    assert names(s.deck[:2]) == ["museum", "temple"] and s.museum[1] == []
+    assert names(s.deck[:2]) == ["museum", "temple"] and not s.museum[1]
 
 
 def test_faq_the_diplomat_takes_the_museum_with_its_cards():
@@ -556,11 +556,11 @@ def test_faq_the_diplomat_takes_the_museum_with_its_cards():
         cities={0: ["palace"], 1: ["museum"]},
     )
     s.deck.remove(0)
-    s.museum[1] = [0]
+    s.museum[1] = (0,)
     do(s, "take_gold")
     do(s, "exchange", seat=1, district="museum")
     do(s, "give", district="palace")
-    assert names(s.museum[0]) == ["temple"] and s.museum[1] == [] and s.hands[0] == []
+    assert names(s.museum[0]) == ["temple"] and not s.museum[1] and s.hands[0] == []
 
 
 def test_faq_the_hospital_gives_a_bewitched_player_nothing_more():

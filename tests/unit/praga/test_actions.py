@@ -308,3 +308,24 @@ def test_upgrade_goes_on_its_action_hex_and_raises_the_university_by_period():
     choose(g2, kind="pick", slot=0)
     choose(g2, kind="orient", rotation=0)
     assert g2.univ[0] == 2
+
+
+def test_what_ending_the_turn_sets_off_is_decided_before_windows_and_the_next_player():
+    g = new_game(2, 1)
+    take(g, "mines")
+    choose(g, kind="mine", mode="produce")
+    board = g._structure(1)
+    assert board.cells[1][2].get("arrow") == "up"
+    g.pos[0][1] = [1, 1]
+    g.t_lateral[1] = 1  # unresolved: made at the end of the turn, lands on the up arrow
+    g.gold[0] = g.stone[0] = 1
+    g.goldwin[0], g.silver[0] = 1, 2
+    g.goldwin_supply -= 1
+    g.silver_supply -= 2
+    g._decision = None
+    choose(g, kind="end_turn")
+    assert g.decision().kind == "arrow_up" and g.cur == 0
+    choose(g, kind="arrow_up", take=True)
+    assert g.decision().kind == "keep_windows"
+    choose(g, kind="keep", gold=1, silver=1)
+    assert g.cur == 1 and g.decision().kind == "turn"

@@ -1,5 +1,6 @@
 """Property tests over random games at 1-4 players and every variant."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,15 +20,30 @@ def test_random_games_keep_every_invariant_after_every_decision(game):
     assert state.turn_no == 16 * max(players, 2)
 
 
-def test_many_random_games_end_after_exactly_sixteen_turns_each():
-    for n in range(160):
+def _play_many(first, count):
+    for n in range(first, first + count):
         players = 1 + n % 4
-        state = play_game("praga", ["random"] * players, n, VARIANTS[n % len(VARIANTS)])
+        state = PRAGA.new_game(players, VARIANTS[n % len(VARIANTS)], n)
+        bots = [make_bot("praga", "random", n + i) for i in range(players)]
+        while not state.is_over():
+            d = state.decision()
+            assert d.options
+            state.apply(bots[d.seat].choose(None, d.kind, d.options))
         assert state.turns_taken == [16] * players
         check_invariants(state)
         result = state.result()
         assert len(result["scores"]) == players
         assert sorted(result["ranks"]) == list(range(1, players + 1))
+
+
+def test_many_random_games_end_after_exactly_sixteen_turns_each():
+    _play_many(0, 100)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", [1000, 1400])
+def test_a_thousand_more_random_games_end_cleanly(first):
+    _play_many(first, 400)
 
 
 @settings(max_examples=12, deadline=None)
@@ -83,3 +99,22 @@ def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
         assert twin.observation(s) == state.observation(s)
         text = str(state.observation(s))
         assert "seed" not in text
+
+
+@settings(max_examples=6, deadline=None)
+@given(games)
+def test_every_offered_option_applies_and_keeps_the_invariants(game):
+    players, seed, variant = game
+    state = PRAGA.new_game(players, VARIANTS[variant], seed)
+    bots = [make_bot("praga", "random", seed + i) for i in range(players)]
+    step = 0
+    while not state.is_over():
+        d = state.decision()
+        if step % 9 == 0:
+            for option in d.options:
+                twin = state.clone()
+                twin.apply(option)
+                check_invariants(twin)
+                assert twin.is_over() or twin.decision().options
+        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+        step += 1

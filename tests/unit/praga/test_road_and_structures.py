@@ -178,3 +178,23 @@ def test_reaching_the_cathedrals_top_tier_takes_one_of_its_v_tiles():
 def test_alternative_level_boards_are_independent_options():
     g = new_game(2, 1, hunger_wall_board="A", cathedral_board="base")
     assert g._structure(0).name == "A" and g._structure(1).name == "base"
+
+
+def test_seed_cathedral_example_order_climb_onto_an_up_arrow_pay_the_crossing_then_lateral():
+    # seed §饥饿之墙和圣维特主教座堂 范例: 2 silver up onto an up arrow, pay 1 gold 1 stone to
+    # cross into tier II, then resolve the Cathedral icon's lateral move
+    g = new_game(2, 1)
+    board = g._structure(1)
+    assert board.cells[1][2].get("arrow") == "up" and board.tiers[1] != board.tiers[2]
+    g.pos[0][1] = [0, 2]
+    g.silver[0] = 2
+    g.silver_supply -= 2
+    g.gold[0] = g.stone[0] = 1
+    g.t_lateral[1] = 1
+    g._decision = None
+    choose(g, kind="climb", structure="cathedral")
+    assert g.decision().kind == "arrow_up"
+    choose(g, kind="arrow_up", take=True)
+    assert g.pos[0][1] == [2, 2] and (g.gold[0], g.stone[0]) == (0, 0)
+    choose(g, kind="lateral", structure="cathedral")
+    assert g.pos[0][1] == [2, 3]

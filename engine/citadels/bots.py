@@ -1,0 +1,293 @@
+"""Built-in Citadels bots. Like any bot they see only the observation and the options.
+
+Both rate every option and take the best (ties broken by their own seeded stream):
+``builder`` grows its city as fast as it can and uses powers for gold and cards;
+``aggressor`` builds too, but drafts and uses the Assassin, Thief, Warlord and their Dark City
+counterparts against the leading player.
+"""
+
+from engine.core.bots import Bot
+
+from .cards import (
+    CHARACTER_COLOUR,
+    CHARACTER_INDEX,
+    COLOUR,
+    COLOURS,
+    COST,
+    DISTRICT_INDEX,
+    POINTS,
+)
+
+_COLOUR_OF_NAME = {name: i for i, name in enumerate(COLOURS)}
+
+
+def _cost(name: str) -> int:
+    return COST[DISTRICT_INDEX[name]]
+
+
+def _colour(name: str) -> int:
+    return COLOUR[DISTRICT_INDEX[name]]
+
+
+class _View:
+    """Facts a bot derives from one observation."""
+
+    def __init__(self, obs: dict):
+        self.obs = obs
+        self.seat = obs["seat"]
+        self.city = [d["district"] for d in obs["cities"][self.seat]]
+        self.gold = obs["gold"][self.seat]
+        self.hand = obs["hand"]
+        self.points = [
+            sum(POINTS[DISTRICT_INDEX[d["district"]]] for d in city) + len(city)
+            for city in obs["cities"]
+        ]
+        others = [v for v in range(obs["players"]) if v != self.seat]
+        self.leader = max(others, key=lambda v: (self.points[v], len(obs["cities"][v]), -v))
+
+    def colour_count(self, character: str) -> int:
+        colour = CHARACTER_COLOUR[CHARACTER_INDEX[character]]
+        return sum(1 for d in self.city if _colour(d) == colour) if colour >= 0 else 0
+
+    def useful(self, district: str) -> bool:
+        return district not in self.city
+
+
+class HeuristicBot(Bot):
+    """Rates options with ``rate_<kind>`` methods; higher is better."""
+
+    name = "heuristic"
+    # how much the style values each character in the draft, before the city's income
+    character_value: dict = {}
+    attack_bonus = 0
+
+    def choose(self, observation, kind, options):
+        view = _View(observation)
+        best, best_rating = [], None
+        for index, option in enumerate(options):
+            rate = getattr(self, "rate_" + option["kind"], None)
+            rating = rate(view, option) if rate else 0
+            if best_rating is None or rating > best_rating:
+                best, best_rating = [index], rating
+            elif rating == best_rating:
+                best.append(index)
+        return self.pick(best)
+
+    # -- draft --------------------------------------------------------------------------
+    def rate_pick(self, view, option):
+        character = option["character"]
+        value = self.character_value.get(character, 20) + 10 * view.colour_count(character)
+        if character in ("architect", "navigator") and len(view.hand) >= 2:
+            value += 15
+        if character == "magician" and not view.hand:
+            value += 20
+        return value
+
+    # -- the action and cards ----------------------------------------------------------
+    def rate_take_gold(self, view, option):
+        return 10 if sum(1 for d in view.hand if view.useful(d)) >= 2 else 0
+
+    def rate_draw_cards(self, view, option):
+        return 5
+
+    def _card_value(self, view, district):
+        value = _cost(district) * 10 if view.useful(district) else 0
+        if _cost(district) > view.gold + 6:
+            value //= 2
+        return value
+
+    def rate_keep(self, view, option):
+        return self._card_value(view, option["district"])
+
+    rate_search = rate_keep
+    rate_take = rate_keep
+
+    def rate_recover(self, view, option):
+        return 5 if _cost(option["district"]) >= 3 else -5
+
+    def rate_decline(self, view, option):
+        return 0
+
+    # -- building and income --------------------------------------------------------------
+    def rate_build(self, view, option):
+        return 100 + _cost(option["district"]) * 10
+
+    def rate_build_now(self, view, option):
+        return 50
+
+    def rate_collect_income(self, view, option):
+        return 90  # after a build of the same colour if one is possible (builds rate higher)
+
+    def rate_end_turn(self, view, option):
+        return 0
+
+    # -- powers ------------------------------------------------------------------------------
+    def _guess(self, view, character):
+        """How much harm naming ``character`` likely does (bigger: better target)."""
+        order = [
+            "architect",
+            "merchant",
+            "king",
+            "emperor",
+            "bishop",
+            "alchemist",
+            "navigator",
+            "warlord",
+            "diplomat",
+            "tax_collector",
+            "magician",
+            "wizard",
+            "abbot",
+            "queen",
+            "artist",
+            "thief",
+        ]
+        return len(order) - order.index(character) if character in order else 0
+
+    def rate_kill(self, view, option):
+        return 30 + self.attack_bonus + self._guess(view, option["character"])
+
+    rate_bewitch = rate_kill
+
+    def rate_rob(self, view, option):
+        rich = {"merchant": 6, "king": 5, "emperor": 5, "alchemist": 4, "architect": 3, "bishop": 3}
+        return 30 + self.attack_bonus + rich.get(option["character"], 0)
+
+    def rate_swap_hands(self, view, option):
+        theirs = view.obs["hand_sizes"][option["seat"]]
+        return 20 + 5 * (theirs - len(view.hand)) if theirs > len(view.hand) + 1 else -1
+
+    def rate_discard_draw(self, view, option):
+        return 15 if sum(1 for d in view.hand if not view.useful(d)) else -1
+
+    def rate_discard(self, view, option):
+        """The 2-player draft discard (deny the opponent the best card) or a Magician's card."""
+        if "district" not in option:
+            return self.rate_pick(view, option)
+        return 10 if not view.useful(option["district"]) else -10
+
+    def rate_done(self, view, option):
+        return 0
+
+    def rate_wizard(self, view, option):
+        return 25 + view.obs["hand_sizes"][option["seat"]]
+
+    def rate_to_hand(self, view, option):
+        return 10
+
+    def rate_give_crown(self, view, option):
+        return -view.points[option["seat"]]
+
+    def rate_tribute_gold(self, view, option):
+        return 0 if view.gold > 2 else -20
+
+    def rate_tribute_card(self, view, option):
+        return -_cost(option["district"]) * 3
+
+    def rate_abbot_tax(self, view, option):
+        return 40
+
+    def rate_navigate(self, view, option):
+        if option["take"] == "gold":
+            return 35 if len(view.hand) >= 2 else 20
+        return 30 if len(view.hand) < 2 else 10
+
+    def rate_destroy(self, view, option):
+        victim = option["seat"]
+        if victim == view.seat:
+            return -50
+        value = _cost(option["district"]) * 3 + (20 if victim == view.leader else 0)
+        price = _cost(option["district"]) - 1
+        return self.attack_bonus + value - 10 * price if price <= view.gold - 2 else -40
+
+    def rate_exchange(self, view, option):
+        return 10 + _cost(option["district"]) if option["seat"] == view.leader else -5
+
+    def rate_give(self, view, option):
+        return -_cost(option["district"])
+
+    def rate_queen_gold(self, view, option):
+        return 60
+
+    def rate_beautify(self, view, option):
+        return 20 if view.gold >= 3 else -5
+
+    def rate_laboratory(self, view, option):
+        return 15 if not view.useful(option["district"]) else -5
+
+    def rate_smithy(self, view, option):
+        return 12 if view.gold >= 4 and len(view.hand) <= 2 else -5
+
+    def rate_museum(self, view, option):
+        return 14 if not view.useful(option["district"]) or len(view.hand) > 3 else -5
+
+    def rate_armory(self, view, option):
+        if option["seat"] != view.leader:
+            return -20
+        return _cost(option["district"]) * 4 - 10
+
+    def rate_announce(self, view, option):
+        mine = len(view.city)
+        return 10 if mine >= max(len(c) for c in view.obs["cities"]) else -10
+
+    def rate_thank(self, view, option):
+        return 10
+
+    def rate_keep_silent(self, view, option):
+        return -10
+
+
+class BuilderBot(HeuristicBot):
+    """Builds as fast as possible; values income characters and the Architect."""
+
+    name = "builder"
+    character_value = {
+        "architect": 45,
+        "merchant": 40,
+        "alchemist": 38,
+        "navigator": 35,
+        "king": 32,
+        "emperor": 30,
+        "bishop": 28,
+        "abbot": 28,
+        "queen": 26,
+        "tax_collector": 24,
+        "magician": 22,
+        "wizard": 25,
+        "warlord": 22,
+        "diplomat": 20,
+        "thief": 18,
+        "assassin": 18,
+        "witch": 20,
+        "artist": 15,
+    }
+
+
+class AggressorBot(HeuristicBot):
+    """Takes the Assassin, Thief and Warlord (or their Dark City peers) to slow the leader."""
+
+    name = "aggressor"
+    attack_bonus = 25
+    character_value = {
+        "assassin": 48,
+        "witch": 44,
+        "thief": 46,
+        "tax_collector": 36,
+        "warlord": 45,
+        "diplomat": 35,
+        "merchant": 32,
+        "architect": 30,
+        "king": 28,
+        "emperor": 26,
+        "alchemist": 28,
+        "navigator": 25,
+        "bishop": 22,
+        "abbot": 22,
+        "magician": 20,
+        "wizard": 24,
+        "queen": 22,
+        "artist": 12,
+    }
+
+
+BOTS = {"builder": BuilderBot, "aggressor": AggressorBot}

@@ -1,0 +1,142 @@
+"""Properties of random games for every player count 2-8 and option set (hypothesis).
+
+Cards and gold are conserved, no city holds a duplicate except through the Quarry or the
+Wizard, every decision offers options and every option applies, and an observation never
+depends on another seat's hand or the deck order, nor contains the seed.
+"""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.citadels.cards import (
+    BANK_GOLD,
+    DARK_CITY_CHARACTERS,
+    DARK_CITY_DISTRICTS,
+    QUARRY,
+    WIZARD,
+)
+from engine.citadels.title import CITADELS
+from engine.core.rng import Rng
+
+from .builders import total_cards, total_gold
+
+BIG_SEED = 918_273_645_546_372
+
+
+@st.composite
+def game_setups(draw, players=None):
+    players = players or draw(st.integers(2, 8))
+    rank9 = draw(
+        st.sampled_from(("queen", "artist") if players == 8 else ("none", "queen", "artist"))
+    )
+    options = {
+        "dark_city_characters": draw(st.lists(st.sampled_from(DARK_CITY_CHARACTERS), unique=True)),
+        "dark_city_districts": draw(st.lists(st.sampled_from(DARK_CITY_DISTRICTS), unique=True)),
+        "rank9": rank9,
+        "end_districts": draw(st.sampled_from((7, 8, 10))),
+        "three_player_rule": draw(st.sampled_from(("seed_no_assassin", "two_characters_each"))),
+        "tie_break": draw(st.sampled_from(("shared", "district_value_then_gold"))),
+    }
+    return players, options, draw(st.integers(0, 2**40))
+
+
+def duplicates(city):
+    return len(city) - len(set(city))
+
+
+def play_checked(players, options, seed, observe_every=0):
+    state = CITADELS.new_game(players, options, seed)
+    cards = total_cards(state)
+    chooser = Rng(seed, stream=11)
+    steps = 0
+    while not state.is_over():
+        decision = state.decision()
+        assert decision.options, f"{decision.kind} offers no option"
+        before = [duplicates(c) for c in state.cities]
+        quarry = [QUARRY in c for c in state.cities]
+        wizard_seat = state.t_seat if state.t_char == WIZARD else -1
+        state.apply(chooser.below(len(decision.options)))
+        assert total_gold(state) == BANK_GOLD and state.bank >= 0 and min(state.gold) >= 0
+        assert total_cards(state) == cards
+        for seat, city in enumerate(state.cities):
+            if duplicates(city) > before[seat]:
+                assert quarry[seat] or seat == wizard_seat, f"duplicate in city {seat}: {city}"
+        if observe_every and steps % observe_every == 0:
+            check_observations(state)
+        steps += 1
+    result = state.result()
+    assert sorted(result["ranks"])[0] == 1 and len(result["scores"]) == players
+    return state
+
+
+def shuffle(items, rng):
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def check_observations(state):
+    """Scrambling the hidden cards (other hands, deck order) leaves each observation unchanged."""
+    for seat in range(state.players):
+        view = state.observation(seat)
+        twin = state.clone()
+        hidden = list(twin.deck)
+        for other in range(twin.players):
+            if other != seat:
+                hidden += twin.hands[other]
+        shuffle(hidden, Rng(len(hidden) + seat, stream=3))  # same cards, new places
+        twin.deck = hidden[: len(twin.deck)]
+        rest = hidden[len(twin.deck) :]
+        for other in range(twin.players):
+            if other != seat:
+                size = len(twin.hands[other])
+                twin.hands[other], rest = rest[:size], rest[size:]
+        assert twin.observation(seat) == view
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_setups())
+def test_random_games_conserve_cards_and_gold_and_every_option_applies(setup):
+    play_checked(*setup)
+
+
+@settings(max_examples=15, deadline=None)
+@given(game_setups())
+def test_observations_do_not_depend_on_hidden_cards(setup):
+    play_checked(*setup, observe_every=11)
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_many_random_games_for_every_player_count(players):
+    """A plain sweep: 100 games per player count with all Dark City options on."""
+    options = {
+        "dark_city_characters": list(DARK_CITY_CHARACTERS),
+        "dark_city_districts": list(DARK_CITY_DISTRICTS),
+        "rank9": "artist" if players % 2 else "queen",
+    }
+    for seed in range(100):
+        play_checked(players, options, seed * 7919 + players)
+
+
+def test_the_seed_never_appears_in_an_observation():
+    state = CITADELS.new_game(5, {"dark_city_districts": list(DARK_CITY_DISTRICTS)}, BIG_SEED)
+    chooser = Rng(1, stream=2)
+    while not state.is_over():
+        for seat in range(5):
+            assert str(BIG_SEED) not in json.dumps(state.observation(seat))
+        state.apply(chooser.below(len(state.decision().options)))
+
+
+def test_a_record_replays_to_the_same_result_with_every_option():
+    options = {
+        "dark_city_characters": list(DARK_CITY_CHARACTERS),
+        "dark_city_districts": list(DARK_CITY_DISTRICTS),
+        "rank9": "artist",
+    }
+    for seed in range(10):
+        state = play_checked(6, options, seed)
+        again = CITADELS.replay(json.loads(json.dumps(state.record())))
+        assert again.result() == state.result()
