@@ -20,7 +20,7 @@ if _PLATFORM_DIR not in sys.path:
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
 from celery import Celery  # noqa: E402
-from celery.signals import worker_init  # noqa: E402
+from celery.signals import task_postrun, task_prerun, worker_init  # noqa: E402
 
 app = Celery("arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -38,3 +38,14 @@ def _import_before_forking(**kwargs) -> None:
     import arena.ratings.services  # noqa: F401
     import engine  # noqa: F401
     import workers.match  # noqa: F401
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(**kwargs) -> None:
+    """Django's per-request rule for connections, per task: drop one that is broken or older
+    than CONN_MAX_AGE, and health-check the kept one on its next use. (Celery's fix-up no
+    longer closes them after every task: see CELERY_DB_REUSE_MAX.)"""
+    from django.db import close_old_connections
+
+    close_old_connections()
