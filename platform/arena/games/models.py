@@ -62,11 +62,13 @@ class Game(models.Model):
 
     # -- transitions --------------------------------------------------------------------
 
-    def claim(self, worker: str, lease_seconds: int) -> bool:
-        """queued -> running with a lease; False when another worker already has it."""
+    @classmethod
+    def claim(cls, game_id: int, worker: str, lease_seconds: int) -> bool:
+        """queued -> running with a lease, in one conditional UPDATE; False when the game is
+        gone, not queued, or another worker already has it."""
         now = timezone.now()
-        n = Game.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
-            status=self.Status.RUNNING,
+        n = Game.objects.filter(pk=game_id, status=cls.Status.QUEUED).update(
+            status=cls.Status.RUNNING,
             worker=worker[:255],
             lease_until=now + timedelta(seconds=lease_seconds),
             attempts=F("attempts") + 1,

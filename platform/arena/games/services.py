@@ -35,16 +35,24 @@ class MatchJob:
 
 def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     """queued -> running with a lease. None when the game is gone, not queued (a duplicate
-    delivery, a paused or cancelled tournament), or another worker has it."""
-    game = Game.objects.select_related("tournament").filter(pk=game_id).first()
-    if game is None or not game.claim(worker, settings.ARENA_GAME_LEASE_SECONDS):
+    delivery, a paused or cancelled tournament), or another worker has it.
+
+    Two queries: the conditional UPDATE, then the seats with their versions, the game and the
+    tournament in one join."""
+    if not Game.claim(game_id, worker, settings.ARENA_GAME_LEASE_SECONDS):
         log.info("game.claim.skipped %s", {"game_id": game_id, "worker": worker})
         return None
-    seats = game.seats.select_related("bot_version__bot__owner").order_by("seat")
+    seats = list(
+        GameSeat.objects.filter(game_id=game_id)
+        .select_related("game__tournament", "bot_version__bot__owner")
+        .only(*CLAIM_FIELDS)
+        .order_by("seat")
+    )
+    game = seats[0].game
     tournament = game.tournament
     log.info("game.claimed %s", {"game_id": game_id, "worker": worker})
     return MatchJob(
-        game_id=game.pk,
+        game_id=game_id,
         title=tournament.title,
         seats=[seat_plan(s.bot_version) for s in seats],
         seed=game.seed,
@@ -58,13 +66,19 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     )
 
 
+# What a claim reads: no replay record, stats or stderr of other rows.
+CLAIM_FIELDS = [
+    "seat", "game__seed", "game__options", "game__tournament__title",
+    "game__tournament__decision_ms", "game__tournament__bank_ms", "bot_version__kind",
+    "bot_version__builtin_name", "bot_version__sha256", "bot_version__artifact_format",
+    "bot_version__entry", "bot_version__number", "bot_version__bot__name",
+    "bot_version__bot__owner__username",
+]  # fmt: skip
+
+
 SEAT_FIELDS = [
     "score", "rank", "rating_rank", "winner", "status", "fault_count", "faults", "details",
     "stderr",
-]  # fmt: skip
-STORED_FIELDS = [
-    "status", "finished_at", "lease_until", "record", "stats", "engine_version",
-    "rules_version", "match_ms", "error",
 ]  # fmt: skip
 
 
@@ -80,35 +94,52 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     from arena.tournaments.models import Tournament
     from arena.tournaments.services import finish_if_done, top_up_ladder
 
+    result = outcome["result"]
+    record = outcome.get("record") or {}
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game.status != Game.Status.RUNNING:
-            log.info("game.store.skipped %s", {"game_id": game_id, "status": game.status})
+        seats = _lock_seats(game_id)
+        # A fresh statement after the tournament lock: the game's status as of now. Only
+        # writers holding that lock move a running game, so this row stays as checked.
+        stored = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).update(
+            status=Game.Status.FINISHED,
+            finished_at=timezone.now(),
+            lease_until=None,
+            record=record,
+            stats=result.get("stats") or {},
+            engine_version=str(record.get("engine_version", "")),
+            rules_version=str(record.get("rules_version", "")),
+            match_ms=_match_ms(outcome),
+            error="",
+        )
+        if not stored:
+            log.info("game.store.skipped %s", {"game_id": game_id})
             return False
-        result = outcome["result"]
-        seats = list(game.seats.order_by("seat"))
         _fill_seats(seats, result, outcome)
-        for seat in seats:  # a few plain UPDATEs compile faster than one bulk CASE update
-            seat.save(update_fields=SEAT_FIELDS)
-        record = outcome.get("record") or {}
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        game.lease_until = None
-        game.record = record
-        game.stats = result.get("stats") or {}
-        game.engine_version = str(record.get("engine_version", ""))
-        game.rules_version = str(record.get("rules_version", ""))
-        game.match_ms = _match_ms(outcome)
-        game.error = ""
-        game.save(update_fields=STORED_FIELDS)
-        store_analytics(game, result, game.tournament.title)
-        apply_pending_ratings(game.tournament_id, locked=True)
+        GameSeat.objects.bulk_create(  # one INSERT ... ON CONFLICT UPDATE for every seat
+            seats, update_conflicts=True, unique_fields=["game", "seat"], update_fields=SEAT_FIELDS
+        )
+        game = seats[0].game
         tournament = game.tournament
+        store_analytics(game, result, tournament.title)
+        apply_pending_ratings(tournament.pk, locked=True)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
         finish_if_done(tournament)
     log.info("game.stored %s", {"game_id": game_id})
     return True
+
+
+def _lock_seats(game_id: int) -> list[GameSeat]:
+    """The game's seats, with its tournament row locked (the lock every writer of a running
+    game takes first). The game row read here may predate the lock; check its status with a
+    fresh statement."""
+    return list(
+        GameSeat.objects.filter(game_id=game_id)
+        .select_related("game__tournament")
+        .select_for_update(of=("game__tournament",))
+        .defer("game__record", "game__stats", "game__error")
+        .order_by("seat")
+    )
 
 
 def _fill_seats(seats: list[GameSeat], result: dict, outcome: dict) -> None:

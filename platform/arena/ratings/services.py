@@ -11,6 +11,8 @@ import logging
 import math
 
 from django.db import transaction
+from django.db.models import Subquery, Value
+from django.db.models.functions import Coalesce
 from openskill.models import PlackettLuce
 
 from arena.games.models import Game, GameSeat
@@ -55,31 +57,70 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> int:
     """Rate every finished game not rated yet, in game-number order, stopping at the first
     game still open, so ratings never depend on which worker finished first. Returns how many
     games were rated. Call inside a transaction; the tournament row lock serialises callers
-    (``locked``: the caller holds it already)."""
+    (``locked``: the caller holds it already).
+
+    A batch of any length costs the same few queries: its seats, the ratings they touch, the
+    history rows, the ratings' new values, and the games marked rated."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
-    pending = Game.objects.filter(tournament_id=tournament_id, rated=False).order_by("number")
-    done, rated = [], []
-    for game_id, status in pending.values_list("id", "status"):
-        if status not in Game.DONE:
-            break
-        done.append(game_id)
-        if status == Game.Status.FINISHED:
-            rated.append(_rate_game(game_id))
-    if done:
-        Game.objects.filter(pk__in=done).update(rated=True)
-        check_invariants(tournament_id, rated)
-    return len(rated)
-
-
-def _rate_game(game_id: int) -> list[Rating]:
-    seats = list(GameSeat.objects.filter(game_id=game_id).order_by("seat"))
+    games = _ratable_games(tournament_id)
+    if not games:
+        return 0
     ratings = {
         r.bot_version_id: r
         for r in Rating.objects.filter(
-            tournament__games__pk=game_id, bot_version_id__in=[s.bot_version_id for s in seats]
+            tournament_id=tournament_id,
+            bot_version_id__in={s.bot_version_id for seats in games.values() for s in seats},
         )
     }
+    rated = [
+        _rate_game(game_id, seats, ratings)
+        for game_id, seats in games.items()
+        if seats[0].game.status == Game.Status.FINISHED
+    ]
+    if rated:
+        RatingChange.objects.bulk_create(c for batch in rated for c in batch)
+        Rating.objects.bulk_create(  # one INSERT ... ON CONFLICT UPDATE for the batch
+            ratings.values(),
+            update_conflicts=True,
+            unique_fields=["tournament", "bot_version"],
+            update_fields=RATING_FIELDS,
+        )
+    Game.objects.filter(pk__in=list(games)).update(rated=True)
+    check_invariants(tournament_id, rated)
+    return len(rated)
+
+
+RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
+
+
+def _ratable_games(tournament_id: int) -> dict[int, list[GameSeat]]:
+    """The unrated games before the tournament's first open game, in game order, with their
+    seats in seat order (one query; later games are not read)."""
+    first_open = (
+        Game.objects.filter(tournament_id=tournament_id, rated=False)
+        .exclude(status__in=Game.DONE)
+        .order_by("number")
+        .values("number")[:1]
+    )
+    seats = (
+        GameSeat.objects.filter(game__tournament_id=tournament_id, game__rated=False)
+        .filter(game__number__lt=Coalesce(Subquery(first_open), Value(2**31 - 1)))
+        .select_related("game")
+        .only(
+            "seat", "bot_version_id", "rating_rank", "winner", "score", "status",
+            "game__number", "game__status",
+        )
+        .order_by("game__number", "seat")
+    )  # fmt: skip
+    games: dict[int, list[GameSeat]] = {}
+    for seat in seats:
+        games.setdefault(seat.game_id, []).append(seat)
+    return games
+
+
+def _rate_game(game_id: int, seats: list[GameSeat], ratings: dict[int, Rating]) -> list:
+    """One game's rating update on ``ratings`` (changed in place); its history rows."""
     teams = [
         [MODEL.rating(mu=ratings[s.bot_version_id].mu, sigma=ratings[s.bot_version_id].sigma)]
         for s in seats
@@ -105,19 +146,6 @@ def _rate_game(game_id: int) -> list[Rating]:
         rating.wins += int(seat.winner)
         rating.score_total += seat.score or 0
         rating.faulted_games += int(seat.faulted)
-    RatingChange.objects.bulk_create(changes)
-    for rating in ratings.values():
-        rating.save(
-            update_fields=[
-                "mu",
-                "sigma",
-                "ordinal",
-                "games",
-                "wins",
-                "score_total",
-                "faulted_games",
-            ]
-        )
     return changes
 
 
@@ -142,12 +170,16 @@ def check_invariants(tournament_id: int, batches: list[list[RatingChange]] | Non
     for mu, sigma in values:
         if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
             problems.append(f"a rating is not finite: mu={mu} sigma={sigma}")
-    games = Game.objects.filter(tournament_id=tournament_id)
     first_unrated = (
-        games.filter(rated=False).order_by("number").values_list("number", flat=True).first()
+        Game.objects.filter(tournament_id=tournament_id, rated=False)
+        .order_by("number")
+        .values("number")[:1]
     )
-    if first_unrated is not None and games.filter(rated=True, number__gt=first_unrated).exists():
-        problems.append(f"games after game {first_unrated} were rated before it")
+    rated_after = Game.objects.filter(
+        tournament_id=tournament_id, rated=True, number__gt=Subquery(first_unrated)
+    ).values_list("number", flat=True)
+    if rated_after.exists():
+        problems.append(f"game {rated_after.first()} was rated before an earlier game")
     for problem in problems:
         log.critical(
             "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}
