@@ -341,7 +341,7 @@ class PragaState(State):
         if self.t_road_egg and self.eggs[s]:
             out.append({"kind": "road_effect", "effect": "egg", "choice": 0})
             out.append({"kind": "road_effect", "effect": "egg", "choice": 1})
-        if self.seal_rights[s]:
+        if self.seal_rights[s] and self.cubes[s]:  # seed §玺印: a cube marks the seal
             for i, seal in enumerate(self.c.seals):
                 if self.seal_owner[i] == -1 and self._can_pay(s, seal["cost"]):
                     out.append({"kind": "claim_seal", "seal": seal["id"]})
@@ -451,8 +451,7 @@ class PragaState(State):
         self._pay(s, self.c.seals[i]["cost"])
         self.seal_owner[i] = s
         self.seal_rights[s] -= 1
-        if self.cubes[s]:
-            self.cubes[s] -= 1
+        self.cubes[s] -= 1
 
     def _menu_end_turn(self, option: dict) -> None:
         # seed §回合结束; what settling the turn sets off (an arrow, a technology draw) is

@@ -329,3 +329,17 @@ def test_what_ending_the_turn_sets_off_is_decided_before_windows_and_the_next_pl
     assert g.decision().kind == "keep_windows"
     choose(g, kind="keep", gold=1, silver=1)
     assert g.cur == 1 and g.decision().kind == "turn"
+
+
+def test_a_seal_needs_a_free_cube_and_the_right_waits_until_one_is_free():
+    # 000 §玺印: claiming a seal puts one of your cubes on it; without a free cube the right
+    # waits (the reminder needs no cube, the seal does)
+    g = new_game(2, 1)
+    g.seal_rights[0] = 1
+    g.cubes[0] = 0
+    g._decision = None
+    assert not has_option(g, kind="claim_seal")
+    g.cubes[0] = 1
+    g._decision = None
+    choose(g, kind="claim_seal", seal="vp6")
+    assert g.seal_owner[3] == 0 and g.cubes[0] == 0 and g.seal_rights[0] == 0
