@@ -367,12 +367,17 @@ class PragaState(State):
         self.slot_tile[slot] = -1
         self.t_tile = t
         self._gain_vp(s, points)
-        if points and self._has_tech(s, "crane_vp") and "crane_vp" not in self.t_flags:
-            self.t_flags.add("crane_vp")
-            self._gain_vp(s, 1)
+        if points:
+            self._crane_points_tech(s)
         bonus = self.c.crane["slot_bonuses"][slot]
         self.t_wheel = slot if bonus else None
         self.t_special = bool(bonus) and bonus["kind"] == "special_or_vp"
+
+    def _crane_points_tech(self, s: int) -> None:
+        """000 §等级 Ⅰ: points from taking the tile (wheel or blue zone) earn 1 more, once."""
+        if "crane_vp" not in self.t_flags and self._has_tech(s, "crane_vp"):
+            self.t_flags.add("crane_vp")
+            self._gain_vp(s, 1)
 
     def _menu_action(self, option: dict) -> None:
         self.t_main_done = True
@@ -1375,11 +1380,14 @@ class PragaState(State):
         if kind == "special_or_vp":
             self.t_special = False
             self._gain_vp(s, bonus["vp"])
+            self._crane_points_tech(s)
         elif kind == "buy_egg":
             self._pay(s, bonus["cost"])
             self._gain(s, {"egg": 1})
         else:
             self._gain(s, bonus["reward"])
+            if bonus["reward"].get("vp"):
+                self._crane_points_tech(s)
             for tid, turn, _used in self.techs[s]:
                 tech = self.c.techs[tid]
                 if (
