@@ -1086,8 +1086,13 @@ class PragaState(State):
             elif key in ("red", "blue"):
                 self._gain_corner_tokens(s, key, n)
             elif key in LATERAL_KEY:
-                for _ in range(n):
-                    self._lateral(s, LATERAL_KEY[key])
+                # 000 §关于使用时机的说明: the player on turn resolves lateral moves from any
+                # source when they like; anyone else (a square reward) moves at once
+                if s == self.cur and not self.t_ending and not self.over:
+                    self.t_lateral[LATERAL_KEY[key]] += n
+                else:
+                    for _ in range(n):
+                        self._lateral(s, LATERAL_KEY[key])
             elif key == "gold_track":
                 for _ in range(n):
                     self._advance_track(s, 0)
