@@ -361,7 +361,8 @@ class PragaState(State):
         slot = self.slot_tile.index(t)
         frame = self.c.crane["frame"][(slot + self.rot) % 12]
         self.gold[s] -= frame.get("cost", 0)
-        # seed §回合结束 4: a tile that left the blue zone stays worth 5 points, stacking
+        # seed §回合结束 4: a tile that left the blue zone stays worth 5 points, stacking with
+        # the blue zone's points
         points = frame.get("points", 0) + self.token5[t] * self.c.crane["past_blue_token_points"]
         self.token5[t] = 0
         self.slot_tile[slot] = -1
@@ -533,7 +534,9 @@ class PragaState(State):
         for slot, t in enumerate(self.slot_tile):
             if t >= 0 and frame[(slot + self.rot) % 12]["zone"] == "past":
                 self.slot_tile[slot] = -1
-                self.token5[t] += 1
+                # 000 §回合结束 4: "仍然价值五分" - still worth 5, the one token marking it;
+                # a second trip past the blue zone does not make it 10
+                self.token5[t] = 1
                 target = self._overflow_slot()
                 self.slot_tile[target] = t
         key = str(self.players)

@@ -343,3 +343,22 @@ def test_a_seal_needs_a_free_cube_and_the_right_waits_until_one_is_free():
     g._decision = None
     choose(g, kind="claim_seal", seal="vp6")
     assert g.seal_owner[3] == 0 and g.cubes[0] == 0 and g.seal_rights[0] == 0
+
+
+def test_a_tile_that_leaves_the_blue_zone_twice_is_still_worth_five_not_ten():
+    # 000 §回合结束 4: the tile "仍然价值五分" with the single 5-point token on it; the 5 stacks
+    # with the blue zone's points when it comes back into the blue zone
+    g = new_game(2, 1)
+    g.token5[5] = 1  # it already carries the token
+    slot = g.slot_tile.index(5)
+    g.slot_tile[slot] = -1
+    g.slot_tile[(9 - g.rot) % 12] = 5
+    g._decision = None
+    take(g, "mines")
+    choose(g, kind="mine", mode="produce")
+    choose(g, kind="end_turn")
+    assert g.token5[5] == 1
+    place_crane(g, 5, g.slot_tile.index(5), 9)  # back in the blue zone: 3 points
+    before = g.score[1]
+    choose(g, kind="take_tile", tile=5)
+    assert g.score[1] == before + 3 + 5
