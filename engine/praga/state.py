@@ -887,7 +887,13 @@ class PragaState(State):
     def _do_choose_square(self, step, option):
         s = step[1]
         t = [i for i, sq in enumerate(self.c.squares) if sq["id"] == option["square"]][0]
-        for reward in self.c.squares[t]["upper"]:
+        sq = self.c.squares[t]
+        if sq.get("majority") == "one_upper_and_lower":
+            # 000 §广场板块: "both rewards" of this tile are one move of the two and the 3 gold
+            self._gain(s, sq["lower"])
+            self.steps.append(("square_reward", s, -1, t))
+            return
+        for reward in sq["upper"]:
             self._gain(s, reward)
 
     def _opt_choose_track(self, step):
