@@ -1256,9 +1256,14 @@ class PragaState(State):
                     continue
                 if self.c.tiles[tops[h2]].corners[(k2 - orients[h2]) % 6] is None:
                     continue
-                key = (v * 32 + min(h, h2)) * 32 + max(h, h2)
-                if key not in pairs:
-                    pairs.add(key)
+                # 000 §升级一个行动: a used connection never pays again, a brand-new one does.
+                # A meeting of two spaces at a corner is used while one of the two tiles
+                # that were paid for it is still on top (so covering either side renews it
+                # only when both sides have been covered since)
+                key = ((v * 32 + min(h, h2)) * 32 + max(h, h2)) * 1024
+                if key + tops[h2] not in pairs:
+                    pairs.add(key + tops[h2])
+                    pairs.add(key + tile)
                     tokens += 1
         self.ab_corner_pairs[s] = frozenset(pairs)
         if tokens:
