@@ -593,7 +593,6 @@ def test_faq_bell_tower_with_a_player_already_at_seven_ends_after_this_round():
     s = bell({0: ["temple"], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     assert s.end_triggered and s.first_completers == [2]
     finish_round(s)
     assert s.phase == OVER
@@ -603,7 +602,6 @@ def test_faq_bell_tower_seven_districts_earn_the_complete_city_bonus():
     s = bell({0: EIGHT[:6], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     # FAQ: everyone with 7 when it is built (builder included) earns +4.
     assert s.first_completers == [0, 2]
     assert score_seat(s, 0)["complete_city"] == 4 and score_seat(s, 2)["complete_city"] == 4
@@ -615,7 +613,6 @@ def test_faq_bell_tower_later_completions_earn_two():
     s.deck.remove(4)
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     do(s, "end_turn")
     do(s, "take_gold")
     do(s, "build", district="watchtower")
@@ -623,11 +620,23 @@ def test_faq_bell_tower_later_completions_earn_two():
     assert score_seat(s, 1)["complete_city"] == 4
 
 
+def test_faq_bell_tower_with_a_city_of_eight_before_it_still_gives_the_sevens_four():
+    # 001 FAQ ☆鐘塔: everyone who had 7 before the Bell Tower was built earns +4, so a city
+    # that reached 8 earlier does not turn them into "other" completers.
+    s = bell({0: ["temple"], 1: EIGHT[:8], 2: EIGHT[:7]})
+    s.completed[1] = True
+    s.first_completers = [1]
+    s.end_triggered = True
+    do(s, "take_gold")
+    do(s, "build", district="bell_tower")
+    assert s.first_completers == [1, 2]
+    assert score_seat(s, 2)["complete_city"] == 4
+
+
 def test_faq_bell_tower_protects_seven_district_cities_from_the_warlord():
     s = bell({0: ["temple"], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     do(s, "end_turn")
     do(s, "take_gold")
     assert not any(o.get("seat") == 2 for o in s.decision().options if o["kind"] == "destroy")
@@ -637,7 +646,6 @@ def test_faq_bell_tower_in_the_shorter_game_ends_at_six():
     s = bell({0: EIGHT[:5]}, options={"end_districts": 7})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     assert s.observation(0)["end_districts"] == 6 and s.end_triggered
 
 
