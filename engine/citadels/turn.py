@@ -164,10 +164,10 @@ def reveal(s, rank: int, seat: int) -> bool:
             return True
         return False
     s.events.append({"event": "reveal", "character": CHARACTER_IDS[character], "seat": seat})
+    if rank == s.robbed:
+        rob_now(s, seat)  # seed 001 FAQ 盜賊: before any action or district effect
     if character == KING:
         set_crown(s, seat)  # seed 001 國王; FAQ 女巫: a bewitched King keeps the crown too
-    if rank == s.robbed:
-        rob_now(s, seat)
     if character == TAX_COLLECTOR:
         s.tax_seat = s.witch if rank == s.bewitched else seat  # seed 001 FAQ 女巫: taxes to her
         for debtor in s.tax_owed:

@@ -132,6 +132,22 @@ def test_faq_thief_the_theft_happens_at_the_reveal_before_district_income():
     assert s.gold[:2] == [5, 4]  # the later income stays with the King
 
 
+def test_faq_thief_robs_a_king_before_his_throne_room_pays_for_the_crown():
+    # 001 FAQ 盜賊: the theft comes at the reveal, before any district effect - so the gold
+    # the robbed King's Throne Room pays when he takes the crown stays with him.
+    s = table(
+        options={DC: ["throne_room"]},
+        characters={0: "thief", 1: "king"},
+        cities={1: ["throne_room"]},
+        gold={1: 3},
+        crown=2,
+    )
+    do(s, "take_gold")
+    do(s, "rob", character="king")
+    do(s, "end_turn")
+    assert s.crown == 1 and s.gold[:2] == [5, 1]
+
+
 def test_faq_thief_cannot_rob_the_witch_or_the_bewitched_character():
     s = table(options=dark("witch"), characters={0: "witch", 1: "thief", 2: "merchant"})
     do(s, "take_gold")
