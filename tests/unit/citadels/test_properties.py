@@ -214,3 +214,51 @@ def test_a_record_replays_to_the_same_result_with_every_option():
         state = play_checked(6, options, seed)
         again = CITADELS.replay(json.loads(json.dumps(state.record())))
         assert again.result() == state.result()
+
+
+def scramble_hidden_characters(state, seat, rng):
+    """A twin where the characters ``seat`` cannot know are dealt differently: the uncalled
+    characters of other seats and the face-down discards, minus any character the seat was
+    shown in the draft (it may reason from those). The twin keeps every count the same."""
+    twin = state.clone()
+    seen = {c for offered in twin.seen[seat] for c in offered}
+    mine = set(twin.ranks_of[seat])
+    slots = []  # (holder seat or -1 for face down, rank)
+    for rank in range(twin.calling + 1, 10):
+        character = twin.lineup[rank]
+        if character < 0 or character in seen or rank in mine:
+            continue
+        holder = twin.holder[rank]
+        if holder >= 0 or character in twin.aside_down:
+            slots.append((holder, rank))
+    holders = [holder for holder, _ in slots]
+    shuffle(holders, rng)
+    aside = [c for c in twin.aside_down if c not in {twin.lineup[r] for _, r in slots}]
+    ranks_of = [[r for r in ranks if r not in {r2 for _, r2 in slots}] for ranks in twin.ranks_of]
+    for (_, rank), holder in zip(slots, holders, strict=True):
+        twin.holder[rank] = holder
+        if holder >= 0:
+            ranks_of[holder].append(rank)
+        else:
+            aside.append(twin.lineup[rank])
+    twin.aside_down = aside
+    twin.ranks_of = [tuple(sorted(ranks)) for ranks in ranks_of]
+    return twin
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_setups())
+def test_observations_do_not_depend_on_characters_the_seat_has_not_seen(setup):
+    """Issue 2 Observations: other seats' characters stay hidden until they are called, and
+    face-down discards the seat did not see are never shown."""
+    players, options, seed = setup
+    state = CITADELS.new_game(players, options, seed)
+    chooser = Rng(seed, stream=17)
+    step = 0
+    while not state.is_over():
+        if step % 7 == 0:
+            for seat in range(players):
+                twin = scramble_hidden_characters(state, seat, Rng(step + seat, stream=5))
+                assert twin.observation(seat) == state.observation(seat)
+        state.apply(chooser.below(len(state.decision().options)))
+        step += 1
