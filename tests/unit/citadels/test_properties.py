@@ -1,7 +1,7 @@
 """Properties of random games for every player count 2-8 and option set (hypothesis).
 
 Cards and gold are conserved, no city holds a duplicate except through the Quarry or the
-Wizard, every decision offers options and every option applies, and an observation never
+Wizard, every decision offers options, none twice, and every option applies, and an observation never
 depends on another seat's hand or the deck order, nor contains the seed.
 """
 
@@ -55,6 +55,8 @@ def play_checked(players, options, seed, observe_every=0):
     while not state.is_over():
         decision = state.decision()
         assert decision.options, f"{decision.kind} offers no option"
+        distinct = {tuple(sorted(o.items())) for o in decision.options}
+        assert len(distinct) == len(decision.options), f"{decision.kind}: an option twice"
         before = [duplicates(c) for c in state.cities]
         quarry = [QUARRY in c for c in state.cities]
         wizard_seat = state.t_seat if state.t_char == WIZARD else -1
