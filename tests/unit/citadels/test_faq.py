@@ -1,7 +1,9 @@
 """Every ruling of seed 001's FAQ (一般規則FAQ, 角色FAQ, 地區FAQ), one scenario each."""
 
+from engine.citadels.cards import DISTRICT_INDEX
 from engine.citadels.phases import DRAFT, OVER
 from engine.citadels.scoring import score_seat
+from engine.citadels.turn import place_district
 
 from .builders import EIGHT, dark, do, finish_round, kinds, names, offers, table
 
@@ -634,12 +636,22 @@ def test_faq_bell_tower_later_completions_earn_two():
     do(s, "build", district="watchtower")
     assert s.first_completers == [1]  # nobody had 7 before: the first to get there earns +4
     assert score_seat(s, 1)["complete_city"] == 4
+    # 001 FAQ ☆鐘塔: a city reaching 7 after the Bell Tower, once a +4 is earned, gets +2.
+    s.cities[2] = [DISTRICT_INDEX[d] for d in ("temple", "manor", "castle", "palace", "tavern")]
+    s.cities[2] += [DISTRICT_INDEX["church"]]
+    s.adorned[2] = [0] * 6
+    s.hands[2].append(DISTRICT_INDEX["market"])
+    s.deck.remove(DISTRICT_INDEX["market"])
+    s.gold[2], s.bank = 2, s.bank - 2
+    place_district(s, 2, DISTRICT_INDEX["market"])
+    assert s.completed[2] and s.first_completers == [1]
+    assert score_seat(s, 2)["complete_city"] == 2
 
 
 def test_faq_bell_tower_with_a_city_of_eight_before_it_still_gives_the_sevens_four():
     # 001 FAQ ☆鐘塔: everyone who had 7 before the Bell Tower was built earns +4, so a city
     # that reached 8 earlier does not turn them into "other" completers.
-    s = bell({0: ["temple"], 1: EIGHT[:8], 2: EIGHT[:7]})
+    s = bell({0: ["temple"], 1: [*EIGHT, "watchtower"], 2: EIGHT[:7]})
     s.completed[1] = True
     s.first_completers = [1]
     s.end_triggered = True
