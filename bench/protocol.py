@@ -1,22 +1,32 @@
 """Bot protocol costs, measured in one run (figures only, never asserted).
 
-    python bench/protocol.py [--title citadels] [--games 20]
+    python bench/protocol.py [--title citadels] [--games 20] [--runners 4]
 
 1. Decision round trip of a sandboxed bot process through the runner's channel, against the
    floor: the same child program, the same messages, over a raw pipe with plain
    ``json.dumps``/``readline``/``json.loads`` and no sandbox. Also with a pause/resume
    (SIGSTOP/SIGCONT) around every decision, as when seats alternate.
 2. Start-up to ``ready`` of the starter-kit bot: sandboxed, with the ``none`` backend, and the
-   bare interpreter.
-3. Full games between sandboxed starter-kit bots: games per second of wall time, CPU time per
-   game (runner plus every bot process), and the engine's own share.
+   bare interpreter; and the CPU time of a bot's whole life without decisions, every process
+   counted (bubblewrap, prlimit, the interpreter), for the starter kit and for a bot that
+   imports nothing (the interpreter's floor).
+3. Full games between sandboxed starter-kit bots, one after another on all cores and on one
+   core: games per second of wall time, the CPU time per game of the runner and of the bot
+   processes, and the share of the runner's own work (engine, observations, encoding)
+   measured by replaying the same games without bot processes. 3b: the same games played by
+   several runner processes at once (``--runners``), all pinned to one core, as a worker with
+   that concurrency would. Last, the games/s these CPU figures allow on one core: wall time
+   can overlap waiting, never CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
+import multiprocessing
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,8 +41,24 @@ import engine  # noqa: E402
 from workers.limits import Limits  # noqa: E402
 from workers.manifest import load_bot  # noqa: E402
 from workers.match import SeatSpec, run_match  # noqa: E402
-from workers.protocol import Channel, StderrLog, decide_message, parse_line  # noqa: E402
+from workers.protocol import (  # noqa: E402
+    Channel,
+    EventsDelta,
+    StderrLog,
+    decide_message,
+    encode,
+    parse_line,
+)
 from workers.sandbox import bot_python, start_bot  # noqa: E402
+
+# The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.
+FLOOR_BOT = """\
+import sys
+sys.stdin.readline()
+sys.stdout.write('{"type": "ready"}\\n'); sys.stdout.flush()
+for line in sys.stdin:
+    pass
+"""
 
 ECHO_BOT = """\
 import json, sys
@@ -48,16 +74,21 @@ for line in sys.stdin:
 
 
 def decide_messages(title_id: str, count: int) -> list[dict]:
-    """Real ``decide`` messages of the title, from games between built-in random bots."""
+    """Real ``decide`` messages of the title, as the runner sends them (event log as a delta),
+    from games between built-in random bots."""
     messages, seed = [], 0
     while len(messages) < count:
         state = engine.title(title_id).new_game(4 if title_id != "toy" else 3, seed=seed)
         bots = [engine.make_bot(title_id, "random", i) for i in range(state.players)]
+        deltas = [EventsDelta() for _ in range(state.players)]
         while not state.is_over() and len(messages) < count:
             d = state.decision()
             obs = state.observation(d.seat)
+            sent, events_from = deltas[d.seat].apply(obs)
             messages.append(
-                decide_message(len(messages) + 1, d.kind, obs, d.options, 1000, 10000, [])
+                decide_message(
+                    len(messages) + 1, d.kind, sent, d.options, 1000, 10000, [], events_from
+                )
             )
             state.apply(bots[d.seat].choose(obs, d.kind, d.options))
         seed += 1
@@ -136,8 +167,8 @@ def round_trips(script: Path, messages: list[dict]) -> dict[str, list[float]]:
     return times
 
 
-def startups(bot_dir: Path, runs: int) -> dict[str, list[float]]:
-    """Start-up to ready, the three ways interleaved run by run."""
+def startups(bot_dir: Path, runs: int) -> dict[str, list[tuple[float, float]]]:
+    """(start-up to ready, CPU of the whole life) per run, the ways interleaved run by run."""
     times = {"bwrap": [], "none": [], "bare": []}
     for _ in range(runs):
         times["bwrap"].append(startup(bot_dir, "bwrap"))
@@ -146,21 +177,63 @@ def startups(bot_dir: Path, runs: int) -> dict[str, list[float]]:
     return times
 
 
-def startup(bot_dir: Path, backend: str) -> float:
+def children_cpu() -> float:
+    """CPU seconds of every descendant waited for so far (their own waited children too)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def adopt_orphans() -> None:
+    """Become the reaper of our orphaned descendants (PR_SET_CHILD_SUBREAPER).
+
+    bubblewrap's outer process exits as soon as the sandbox's PID 1 reports the bot's exit,
+    without waiting for it; the sandbox's processes are then re-parented to us and their CPU
+    time reaches ``children_cpu`` once :func:`reap_orphans` waits for them.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def reap_orphans(timeout: float = 2.0) -> None:
+    """Wait for every child left (call only when no Popen still owns one)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.001)
+
+
+def startup(bot_dir: Path, backend: str) -> tuple[float, float]:
+    """Seconds to ``ready``, and CPU seconds of the bot's whole life (no decision).
+
+    After ``ready`` stdin is closed and the bot exits on its own, so that bubblewrap's
+    processes reap it and every process's CPU time reaches ``children_cpu`` (a killed
+    sandbox loses its children's).
+    """
     bot, limits = load_bot(bot_dir), Limits()
+    cpu = children_cpu()
     began = time.perf_counter()
     process = start_bot(bot, limits, backend)
     channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
     channel.send({"type": "start", "seat": 0, "players": 4})
     channel.read_line(time.monotonic() + 10)
     elapsed = time.perf_counter() - began
-    process.kill()
-    process.release()
-    return elapsed
+    process.close_stdin()
+    try:
+        process.popen.wait(timeout=5)
+    finally:
+        process.release()
+    reap_orphans()
+    return elapsed, children_cpu() - cpu
 
 
-def bare_startup(bot_dir: Path) -> float:
+def bare_startup(bot_dir: Path) -> tuple[float, float]:
     entry = bot_dir / load_bot(bot_dir).entry
+    cpu = children_cpu()
     began = time.perf_counter()
     child = subprocess.Popen(
         [bot_python(), "-E", "-s", "-S", "-B", str(entry)],
@@ -172,32 +245,70 @@ def bare_startup(bot_dir: Path) -> float:
     child.stdin.flush()
     child.stdout.readline()
     elapsed = time.perf_counter() - began
-    child.kill()
+    child.stdin.close()
     child.wait()
-    return elapsed
+    return elapsed, children_cpu() - cpu
 
 
-def full_games(title_id: str, kit: Path, games: int) -> dict:
+def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
+    """Play one game per seed between four sandboxed copies of ``kit``, one after another."""
     seats = [SeatSpec("process", "kit", str(kit))] * 4
-    decisions, startup_ms, wall0 = 0, 0.0, time.perf_counter()
-    for seed in range(games):
+    records, startup_s = [], 0.0
+    cpu0, wall0 = os.times(), time.perf_counter()
+    for seed in seeds:
         outcome = run_match(title_id, seats, seed=seed)
-        decisions += len(outcome.record["actions"])
-        startup_ms += max(t["startup_ms"] for t in outcome.timings)
+        reap_orphans()  # every Popen of the game has been waited for: the rest are orphans
+        records.append(outcome.record)
+        startup_s += max(t["startup_ms"] for t in outcome.timings) / 1000
         assert all(status == "ok" for status in outcome.seat_status), outcome.faults
-    wall = time.perf_counter() - wall0
-    # The engine's share: the same number of games with in-process bots, observations encoded.
+    wall, cpu1 = time.perf_counter() - wall0, os.times()
+    return {
+        "games": len(seeds),
+        "wall": wall,
+        "runner_cpu": cpu1.user - cpu0.user + cpu1.system - cpu0.system,
+        "bots_cpu": cpu1.children_user
+        - cpu0.children_user
+        + cpu1.children_system
+        - cpu0.children_system,
+        "startup": startup_s,
+        "decisions": sum(len(r["actions"]) for r in records),
+        "records": records,
+    }
+
+
+def host_share(title_id: str, records: list[dict]) -> float:
+    """Seconds the runner's own work takes for these games without any bot process.
+
+    Each recorded game is played again in-process: the decision, the observation and the
+    encoded ``decide`` (event log as a delta, as sent), then the recorded action.
+    """
+    title = engine.title(title_id)
     began = time.perf_counter()
-    for seed in range(games):
-        state = engine.title(title_id).new_game(4, seed=seed)
-        bots = [engine.make_bot(title_id, "random", i) for i in range(4)]
-        while not state.is_over():
+    for record in records:
+        state = title.new_game(record["players"], record["options"], record["seed"])
+        deltas = [EventsDelta() for _ in range(record["players"])]
+        for action in record["actions"]:
             d = state.decision()
-            obs = state.observation(d.seat)
-            json.dumps(decide_message(1, d.kind, obs, d.options, 1, 1, []))
-            state.apply(bots[d.seat].choose(obs, d.kind, d.options))
-    engine_s = time.perf_counter() - began
-    return {"wall": wall, "decisions": decisions, "engine": engine_s, "startup": startup_ms / 1000}
+            sent, events_from = deltas[d.seat].apply(state.observation(d.seat))
+            encode(decide_message(1, d.kind, sent, d.options, 1, 1, [], events_from))
+            state.apply(action)
+    return time.perf_counter() - began
+
+
+def _play_share(job: tuple[str, Path, list[int]]) -> dict:
+    adopt_orphans()
+    outcome = play_games(*job)
+    del outcome["records"]
+    return outcome
+
+
+def concurrent_games(title_id: str, kit: Path, games: int, runners: int) -> dict:
+    """``runners`` runner processes at once (as a worker with that concurrency), seeds split."""
+    jobs = [(title_id, kit, list(range(i, games, runners))) for i in range(runners)]
+    began = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(runners) as pool:
+        shares = pool.map(_play_share, jobs)
+    return {"games": games, "wall": time.perf_counter() - began, "shares": shares}
 
 
 def ms(seconds: float) -> str:
@@ -210,7 +321,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--startups", type=int, default=20)
+    parser.add_argument(
+        "--runners", type=int, default=4, help="runner processes sharing one core in part 3b"
+    )
     args = parser.parse_args()
+    adopt_orphans()
     title_id = args.title
     if title_id not in engine.titles():
         from tests.support.toy_title import TOY
@@ -244,33 +359,81 @@ def main() -> None:
     print(f"\n2. start-up to ready, starter kit, median of {args.startups}")
     starts = startups(kit, args.startups)
     boxed_start, none_start, bare_start = (
-        statistics.median(starts[k]) for k in ("bwrap", "none", "bare")
+        statistics.median(t for t, _ in starts[k]) for k in ("bwrap", "none", "bare")
     )
     print(f"   sandboxed (bwrap + prlimit + python)    {ms(boxed_start)}")
     print(f"   none backend (prlimit + python)         {ms(none_start)}")
     print(f"   bare interpreter                        {ms(bare_start)}")
     print(f"   bubblewrap's share                      {ms(boxed_start - none_start)}")
     print("   target: < 150 ms")
+    kit_cpu, none_cpu, bare_cpu = (
+        statistics.median(c for _, c in starts[k]) for k in ("bwrap", "none", "bare")
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp).chmod(0o755)
+        script = Path(tmp) / "floor_bot.py"
+        script.write_text(FLOOR_BOT)
+        script.chmod(0o644)
+        floor_cpu = statistics.median(startup(script, "bwrap")[1] for _ in range(args.startups))
+    print("   CPU of a bot's whole life without decisions (start, ready, exit), every process:")
+    print(f"   sandboxed starter kit                   {ms(kit_cpu)}")
+    print(f"   none backend starter kit                {ms(none_cpu)}")
+    print(f"   bare interpreter starter kit            {ms(bare_cpu)}")
+    print(f"   sandboxed bot importing nothing         {ms(floor_cpu)}")
 
     if title_id in engine.titles() and kit.exists():
         cpus = sorted(os.sched_getaffinity(0))
         n = args.games
-        for label, pinned in (("all cores", cpus), ("one core", cpus[:1])):
+        for label, pinned in (("all cores", cpus), (f"one core (cpu {cpus[0]})", cpus[:1])):
             os.sched_setaffinity(0, pinned)  # bot processes inherit it
-            games = full_games(title_id, kit, n)
+            games = play_games(title_id, kit, list(range(n)))
+            host = host_share(title_id, games["records"])
             print(
-                f"\n3. {n} full 4-player {title_id} games, four sandboxed starter-kit bots, {label}"
+                f"\n3. {n} full 4-player {title_id} games one after another, four sandboxed "
+                f"starter-kit bots, {label}"
             )
             print(f"   games/s (wall)                          {n / games['wall']:.2f}")
             print(f"   per game                                {ms(games['wall'] / n)}")
             print(f"   of which start-up to last ready         {ms(games['startup'] / n)}")
             print(f"   decisions per game                      {games['decisions'] / n:.0f}")
+            print(f"   runner CPU per game (user + sys)        {ms(games['runner_cpu'] / n)}")
+            print(f"   bot processes' CPU per game (all four)  {ms(games['bots_cpu'] / n)}")
             print(
-                f"   engine + encoding alone per game        {ms(games['engine'] / n)} "
-                f"({100 * games['engine'] / games['wall']:.0f}% of wall)"
+                f"   engine + observations + encoding alone  {ms(host / n)} "
+                f"({100 * host / games['wall']:.0f}% of wall)"
             )
+        if args.runners > 1:
+            together = concurrent_games(title_id, kit, n, args.runners)
+            print(
+                f"\n3b. the same {n} games played by {args.runners} runner processes at once, "
+                f"everything pinned to cpu {cpus[0]}"
+            )
+            print(f"   games/s (wall, all runners together)    {n / together['wall']:.2f}")
+            cpu = sum(share["runner_cpu"] for share in together["shares"])
+            bots = sum(share["bots_cpu"] for share in together["shares"])
+            print(f"   runner CPU per game (user + sys)        {ms(cpu / n)}")
+            print(f"   bot processes' CPU per game (all four)  {ms(bots / n)}")
         os.sched_setaffinity(0, cpus)
         print("   target: >= 10 games/s on one core")
+        runner = games["runner_cpu"] / n  # the one-core run of part 3
+        total = runner + games["bots_cpu"] / n
+        print(
+            f"   CPU per game measured, runner + bots:   {ms(total)}, so at most "
+            f"{1 / total:.1f} games/s on one core whatever runs concurrently"
+        )
+        for label, bot_cpu in (
+            ("starter-kit bots", kit_cpu),
+            ("bots importing nothing", floor_cpu),
+        ):
+            floor = runner + 4 * bot_cpu
+            print(
+                f"   CPU floor per game, {label}: runner {ms(runner)} + 4 x {ms(bot_cpu)} = "
+                f"{ms(floor)}, so at most {1 / floor:.1f} games/s on one core"
+            )
+        print(
+            f"   load average while measuring: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+            f"on {os.cpu_count()} cores (other work on the machine shares the core)"
+        )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from .manifest import BotSpecError, load_bot
 from .protocol import (
     BotGone,
     Channel,
+    EventsDelta,
     IllegalChoice,
     ProtocolError,
     ReplyTimeout,
@@ -53,6 +54,10 @@ class SeatSpec:
     kind: str  # "builtin" (engine.make_bot name) or "process" (bot directory or .py file)
     name: str  # built-in bot name, or a label for a process bot
     path: str | None = None  # for "process": directory containing bot.json, or a .py file
+    #: This seat's limits instead of the match's, for tests and local debugging (e.g. a
+    #: neighbour bot that must not time out on a loaded machine); games between competitors
+    #: give every seat the match's limits.
+    limits: Limits | None = None
 
 
 @dataclass
@@ -75,7 +80,10 @@ class MatchResult:
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-able data (the form stored and written by the local runner)."""
         data = asdict(self)
-        data["seats"] = [asdict(s) for s in self.seats]
+        data["seats"] = [
+            {k: v for k, v in asdict(s).items() if k != "limits" or v is not None}
+            for s in self.seats
+        ]  # a seat's own limits appear only where it has them
         return data
 
 
@@ -105,6 +113,7 @@ class _Seat:
     def __init__(self, index: int, spec: SeatSpec, limits: Limits):
         self.index = index
         self.spec = spec
+        self.limits = limits
         self.name = spec.name
         self.faults: list[dict] = []
         self.notices: list[dict] = []  # faults the bot has not been told about yet
@@ -160,13 +169,13 @@ class _BuiltinSeat(_Seat):
 class _ProcessSeat(_Seat):
     def __init__(self, index, spec, limits, title: Title, on_message):
         super().__init__(index, spec, limits)
-        self.limits = limits
         self.bot = load_bot(spec.path, title.id)
         self.on_message = on_message
         self.process = None
         self.channel: Channel | None = None
         self.bank_ms = float(limits.bank_ms)
         self.stale: set[int] = set()  # decisions already settled by a fallback
+        self.events = EventsDelta()
         self.running = True
         self.released = False
 
@@ -208,6 +217,7 @@ class _ProcessSeat(_Seat):
     def choose(self, decision_id, kind, observation, options) -> tuple[int | None, dict | None]:
         allowed_ms = self.limits.decision_ms + self.bank_ms
         notices, self.notices = self.notices, []
+        observation, events_from = self.events.apply(observation)
         self._send(
             decide_message(
                 decision_id,
@@ -217,6 +227,7 @@ class _ProcessSeat(_Seat):
                 int(allowed_ms),
                 int(self.bank_ms),
                 notices,
+                events_from,
             )
         )
         began = time.monotonic()
@@ -325,9 +336,9 @@ class Match:
                 print(f"workers.match: {NONE_WARNING}", file=sys.stderr)
         self.state = self.title.new_game(len(self.specs), options, seed)
         self.seats: list[_Seat] = [
-            _BuiltinSeat(i, s, self.limits, self.title, seed)
+            _BuiltinSeat(i, s, s.limits or self.limits, self.title, seed)
             if s.kind == "builtin"
-            else _ProcessSeat(i, s, self.limits, self.title, on_message)
+            else _ProcessSeat(i, s, s.limits or self.limits, self.title, on_message)
             for i, s in enumerate(self.specs)
         ]
         self._next_decision = 1
@@ -360,10 +371,11 @@ class Match:
                     seat.index,
                     self.state.players,
                     self.state.options,
-                    self.limits,
+                    seat.limits,
                 ),
             )
-        deadline = time.monotonic() + self.limits.startup_ms / 1000
+        began = time.monotonic()
+        deadlines = {seat.index: began + seat.limits.startup_ms / 1000 for seat in processes}
         waiting = list(processes)
         while waiting:
             for seat in list(waiting):
@@ -374,12 +386,14 @@ class Match:
                         self._record(seat, fault, applied=None)
             if not waiting:
                 break
-            if time.monotonic() >= deadline:
-                for seat in waiting:
-                    message = f"no ready within the start-up budget of {self.limits.startup_ms} ms"
-                    self._record(seat, _fault("timeout", None, message, fatal=True), applied=None)
-                break
-            _poll_channels([s.channel for s in waiting], deadline)
+            now = time.monotonic()
+            for seat in [s for s in waiting if now >= deadlines[s.index]]:
+                waiting.remove(seat)
+                message = f"no ready within the start-up budget of {seat.limits.startup_ms} ms"
+                self._record(seat, _fault("timeout", None, message, fatal=True), applied=None)
+            if waiting:
+                deadline = min(deadlines[s.index] for s in waiting)
+                _poll_channels([s.channel for s in waiting], deadline)
 
     # -- play ----------------------------------------------------------------------------
 
@@ -432,7 +446,7 @@ class Match:
             "match.fault",
             extra={"seat": seat.index, "kind": fault["kind"], "decision": fault["decision"]},
         )
-        if fatal or len(seat.faults) >= self.limits.max_faults:
+        if fatal or len(seat.faults) >= seat.limits.max_faults:
             seat.disqualified = True
             seat.stop()
             log.info("match.seat_disqualified", extra={"seat": seat.index})

@@ -7,6 +7,10 @@ persistent process per bot per game::
     host -> bot  decide   bot -> host  act      (once per decision of the bot's seat)
     host -> bot  end      then stdin closes
 
+An observation's ``events`` list (a title's public event log, append-only through a game) is
+sent as a delta: each ``decide`` carries only the events the bot has not been sent yet, and
+``events_from``, the index in the whole log of the first of them (see :class:`EventsDelta`).
+
 docs/bot-protocol.md is the reference for bot authors; workers/schemas/ holds a JSON Schema
 per message.
 """
@@ -78,7 +82,9 @@ def decide_message(
     time_left_ms: int,
     bank_ms: int,
     notices: list[dict],
+    events_from: int | None = None,
 ) -> dict[str, Any]:
+    """A ``decide``; ``events_from`` is set when ``observation["events"]`` is a delta."""
     message = {
         "type": "decide",
         "id": decision_id,
@@ -88,9 +94,47 @@ def decide_message(
         "time_left_ms": time_left_ms,
         "bank_ms": bank_ms,
     }
+    if events_from is not None:
+        message["events_from"] = events_from
     if notices:
         message["faults"] = notices
     return message
+
+
+class EventsDelta:
+    """What one bot was sent of the observation's append-only ``events`` log.
+
+    Resending the whole log at every decision made a game's traffic quadratic (in Citadels the
+    log is most of each observation by mid-game); the bot keeps the log instead, as
+    ``log[events_from:] = observation["events"]``. Should a title's log ever not just grow
+    (shorter than what was sent, or a different last event), the whole log is sent again from
+    index 0, which the same assignment handles.
+    """
+
+    __slots__ = ("sent", "last")
+
+    def __init__(self):
+        self.sent = 0
+        self.last: Any = None
+
+    def apply(self, observation: dict) -> tuple[dict, int | None]:
+        """The observation to send (events cut to the new ones) and ``events_from``.
+
+        An observation without an ``events`` list is returned as it is, with None.
+        """
+        events = observation.get("events")
+        if not isinstance(events, list):
+            return observation, None
+        start = self.sent
+        if start > len(events) or (start and events[start - 1] != self.last):
+            start = 0
+        self.sent = len(events)
+        last = events[-1] if events else None
+        # a copy, so that an event changed in place after it was sent is noticed too
+        self.last = dict(last) if isinstance(last, dict) else last
+        delta = dict(observation)  # shallow: the engine's observation is left as it was
+        delta["events"] = events[start:]
+        return delta, start
 
 
 def end_message(seat: int, result: dict, status: str) -> dict[str, Any]:

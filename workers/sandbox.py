@@ -65,12 +65,30 @@ class SandboxError(RuntimeError):
     """The sandbox cannot start on this machine (bubblewrap missing, no interpreter, ...)."""
 
 
+_FOUND_TOOLS: dict[str, str] = {}
+
+
+def _which(tool: str) -> str | None:
+    """``shutil.which``, remembered once found: every bot start needs the same few tools, and
+    scanning PATH for them cost the runner several ms per game (a missing tool is looked up
+    again, so installing it needs no restart)."""
+    path = _FOUND_TOOLS.get(tool)
+    if path is None:
+        path = shutil.which(tool)
+        if path:
+            _FOUND_TOOLS[tool] = path
+    return path
+
+
 def bot_python() -> str:
     """The interpreter bots run with: ``ARENA_BOT_PYTHON`` or the system's ``/usr/bin/python3``."""
     configured = os.environ.get("ARENA_BOT_PYTHON")
-    for candidate in (configured, "/usr/bin/python3", shutil.which("python3")):
+    for candidate in (configured, "/usr/bin/python3"):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
+    found = _which("python3")
+    if found:
+        return found
     raise SandboxError("no Python 3 for bots: install python3 or set ARENA_BOT_PYTHON")
 
 
@@ -93,9 +111,9 @@ def check_backend(backend: str) -> None:
     if backend not in BACKENDS:
         raise SandboxError(f"unknown sandbox {backend!r}; use one of {', '.join(BACKENDS)}")
     for tool in ("prlimit", "setpriv"):
-        if shutil.which(tool) is None:
+        if _which(tool) is None:
             raise SandboxError(f"{tool} (util-linux) is needed to run bots; install util-linux")
-    if backend == "bwrap" and shutil.which("bwrap") is None:
+    if backend == "bwrap" and _which("bwrap") is None:
         raise SandboxError(
             "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
             "--no-sandbox runs trusted bots without it"
@@ -132,7 +150,7 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
     mb = 1 << 20
     return [
-        shutil.which("prlimit") or "/usr/bin/prlimit",
+        _which("prlimit") or "/usr/bin/prlimit",
         f"--as={limits.memory_mb * mb}",
         f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
         f"--nproc={limits.processes}",
@@ -466,7 +484,7 @@ def _as_user(uid: int | None) -> list[str]:
     """
     if uid is None:
         return []
-    setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+    setpriv = _which("setpriv") or "/usr/bin/setpriv"
     return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
 
 

@@ -1,15 +1,19 @@
 """Settings of Meeple Arena, read from ARENA_* environment variables with safe defaults.
 
-With no variables set, the platform runs on SQLite (and, for workers, a broker that needs
-no server), so a fresh clone works.
+Every variable is read here and only here, through helpers that refuse malformed values with a
+message naming the variable. With nothing set the platform runs on SQLite and Celery uses
+kombu's filesystem transport under ``var/``, so a fresh clone works with no server at all.
+``deploy/env.example`` lists every variable.
 """
 
 import os
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = BASE_DIR / "var"
 
 
 def env_str(name: str, default: str) -> str:
@@ -27,9 +31,96 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
 
 
+def env_int(name: str, default: int, *, low: int, high: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = os.environ.get(name, default)
+    if raw not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return raw
+
+
+def database_from_url(url: str) -> dict:
+    """A Django DATABASES entry from ``postgres://user:pass@host:port/name`` or ``sqlite:///path``."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = unquote(parts.path)
+        if not path or path == "/":
+            raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no SQLite file: {url!r}")
+        # IMMEDIATE: a write transaction takes the lock up front, so the web process and the
+        # workers queue for it instead of failing to upgrade a read lock.
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+        }
+    if parts.scheme in ("postgres", "postgresql"):
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no database: {url!r}")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"ARENA_DATABASE_URL has a bad port: {url!r}") from None
+        options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "OPTIONS": options,
+            # Workers run a game every second or so; a connection per task would add up.
+            "CONN_MAX_AGE": env_int("ARENA_DB_CONN_MAX_AGE", 60, low=0, high=86_400),
+            "CONN_HEALTH_CHECKS": True,
+        }
+    raise ImproperlyConfigured(
+        f"ARENA_DATABASE_URL must start with postgres:// or sqlite:///, not {url!r}"
+    )
+
+
+def broker_from_url(url: str) -> tuple[str, dict]:
+    """Celery broker URL and transport options; ``filesystem://`` gets folders under var/."""
+    scheme = urlsplit(url).scheme
+    if scheme == "filesystem":
+        folder = VAR_DIR / "broker"
+        for sub in ("queue", "processed", "control"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return url, {
+            "data_folder_in": str(folder / "queue"),
+            "data_folder_out": str(folder / "queue"),
+            "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),
+            "store_processed": False,
+        }
+    if scheme in ("redis", "rediss"):
+        # A message not acknowledged within the visibility timeout is redelivered; games are
+        # claimed by conditional update, so a redelivery finds nothing to do.
+        return url, {"visibility_timeout": 3600}
+    raise ImproperlyConfigured(
+        f"ARENA_BROKER_URL must start with redis:// or filesystem://, not {url!r}"
+    )
+
+
 SECRET_KEY = env_str("ARENA_SECRET_KEY", "dev-only-insecure-key-change-me")
 DEBUG = env_bool("ARENA_DEBUG", True)
-ALLOWED_HOSTS = env_str("ARENA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+if not DEBUG and SECRET_KEY.startswith("dev-only"):
+    raise ImproperlyConfigured(
+        "set ARENA_SECRET_KEY to a long random value when ARENA_DEBUG is off"
+    )
+ALLOWED_HOSTS = [h for h in env_str("ARENA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -38,6 +129,17 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "arena.players",
+    "arena.bots",
+    "arena.tournaments",
+    "arena.games",
+    "arena.ratings",
+    "arena.api",
+    "arena.web",
 ]
 
 MIDDLEWARE = [
@@ -68,11 +170,12 @@ TEMPLATES = [
 WSGI_APPLICATION = "arena.wsgi.application"
 
 DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "var" / "arena.sqlite3",
-    }
+    "default": database_from_url(
+        env_str("ARENA_DATABASE_URL", f"sqlite:///{VAR_DIR / 'arena.sqlite3'}")
+    )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LANGUAGE_CODE = "en"
@@ -80,3 +183,80 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "my-bots"
+LOGOUT_REDIRECT_URL = "home"
+
+# Uploaded artifacts, content-addressed by sha256 (see arena/bots/artifacts.py).
+MEDIA_ROOT = Path(env_str("ARENA_MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_URL = "media/"
+# Unpacked bot folders the workers run, also by sha256.
+ARENA_BOT_CACHE = Path(env_str("ARENA_BOT_CACHE", str(VAR_DIR / "bot-cache")))
+
+# Upload limits: checked from the zip's directory before anything is unpacked.
+ARENA_UPLOAD_MAX_BYTES = env_int("ARENA_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, low=1024, high=1 << 30)
+ARENA_UPLOAD_MAX_FILES = env_int("ARENA_UPLOAD_MAX_FILES", 200, low=1, high=100_000)
+ARENA_UPLOAD_MAX_UNPACKED_BYTES = env_int(
+    "ARENA_UPLOAD_MAX_UNPACKED_BYTES", 20 * 1024 * 1024, low=1024, high=1 << 34
+)
+DATA_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
+
+# Games: sandbox backend and the limits every bot gets.
+ARENA_SANDBOX = env_choice("ARENA_SANDBOX", "bwrap", ("bwrap", "none"))
+ARENA_BOT_DECISION_MS = env_int("ARENA_BOT_DECISION_MS", 1000, low=10, high=600_000)
+ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", 10_000, low=0, high=3_600_000)
+ARENA_BOT_MEMORY_MB = env_int("ARENA_BOT_MEMORY_MB", 1024, low=32, high=65_536)
+ARENA_BOT_STDERR_BYTES = env_int("ARENA_BOT_STDERR_BYTES", 64 * 1024, low=0, high=1 << 26)
+# A running game whose lease has expired is requeued by the sweeper; after this many
+# attempts it is marked failed with the reason.
+ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 900, low=5, high=86_400)
+ARENA_GAME_MAX_ATTEMPTS = env_int("ARENA_GAME_MAX_ATTEMPTS", 3, low=1, high=100)
+# A queued game nobody claimed for this long is sent again (a lost broker message).
+ARENA_QUEUED_RESEND_SECONDS = env_int("ARENA_QUEUED_RESEND_SECONDS", 600, low=5, high=86_400)
+ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 60, low=1, high=86_400)
+# A bot is flagged when at least this share (percent) of its recent games had a fault.
+ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=100)
+
+# Celery (workers/celery.py reads these through the CELERY_ namespace).
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
+    env_str("ARENA_BROKER_URL", "filesystem://")
+)
+CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_QUEUE", "arena")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE = {
+    "sweep-games": {"task": "workers.sweep_games", "schedule": float(ARENA_SWEEP_SECONDS)},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Meeple Arena API",
+    "DESCRIPTION": "Bots, bot versions, tournaments, games and standings of Meeple Arena.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"arena": {"handlers": ["console"], "level": env_str("ARENA_LOG_LEVEL", "INFO")}},
+}

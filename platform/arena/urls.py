@@ -1,6 +1,39 @@
 from django.contrib import admin
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from arena.bots import views as bots
+from arena.games import views as games
+from arena.players import views as players
+from arena.tournaments import views as tournaments
+from arena.web import views as web
 
 urlpatterns = [
+    path("", web.home, name="home"),
+    path("signup/", players.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
+    ),
+    path("me/", players.profile, name="profile"),
+    path("me/token/create/", players.token_create, name="token-create"),
+    path("me/token/revoke/", players.token_revoke, name="token-revoke"),
+    path("bots/", bots.my_bots, name="my-bots"),
+    path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/<str:action>/",
+        tournaments.tournament_action,
+        name="tournament-action",
+    ),
+    path("games/<int:game_id>/", games.game_detail, name="game"),
+    path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
+    path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
+    path("api/", include("arena.api.urls")),
     path("admin/", admin.site.urls),
 ]

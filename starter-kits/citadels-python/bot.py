@@ -69,12 +69,16 @@ def main():
     start = json.loads(sys.stdin.readline())
     bot = Bot(start)
     send({"type": "ready", "name": "citadels-starter"})
+    events = []  # the whole public event log; each decide brings only what is new
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "decide":
+            observation = message["observation"]
+            events[message["events_from"] :] = observation["events"]
+            observation["events"] = events
             for fault in message.get("faults", []):
                 log("the host reported a fault of mine:", fault)
-            choice = bot.choose(message["kind"], message["observation"], message["options"])
+            choice = bot.choose(message["kind"], observation, message["options"])
             send({"type": "act", "id": message["id"], "choice": choice})
         elif message["type"] == "end":
             log("game over, my rank:", message["result"]["ranks"][bot.seat])

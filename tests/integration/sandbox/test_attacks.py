@@ -22,17 +22,21 @@ import pytest
 import engine
 from workers.match import SeatSpec, run_match
 
-from .conftest import BOTS, LIMITS, REPO, bot_processes, players_for
+from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes, players_for
 
 pytestmark = pytest.mark.sandbox
 
 
 def play(title_id, attacker: str, *, path=None, limits=LIMITS, on_message=None, seed=7):
-    """Seat 0: the attacker; seat 1: a polite bot process; the rest: built-in random bots."""
+    """Seat 0: the attacker; seat 1: a polite bot process; the rest: built-in random bots.
+
+    The attacker plays under ``limits``; the polite bot under NEIGHBOUR_LIMITS, so that
+    machine load cannot make it fault.
+    """
     players = players_for(title_id)
     seats = [
         SeatSpec("process", attacker, str(path or BOTS / f"{attacker}.py")),
-        SeatSpec("process", "polite", str(BOTS / "polite.py")),
+        SeatSpec("process", "polite", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
     ] + [SeatSpec("builtin", "random")] * (players - 2)
     outcome = run_match(title_id, seats, seed=seed, limits=limits, on_message=on_message)
     check_game_finished(title_id, outcome)

@@ -18,7 +18,7 @@ from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
 from workers.sandbox import NONE_WARNING
 
-from .conftest import BOTS, LIMITS, bot_processes, players_for, real_titles
+from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, bot_processes, players_for, real_titles
 
 pytestmark = pytest.mark.sandbox
 KIT = Path(__file__).resolve().parents[3] / "starter-kits"
@@ -49,7 +49,7 @@ def test_bots_not_to_move_are_stopped_and_the_mover_runs():
     seats = [SeatSpec("process", "a", str(BOTS / "polite.py"))] * 2 + [
         SeatSpec("builtin", "random")
     ]
-    with Match(TOY, seats, seed=11, limits=LIMITS) as match:
+    with Match(TOY, seats, seed=11, limits=NEIGHBOUR_LIMITS) as match:
         match.start()
         pids = [match.seats[i].process.bot_pid() for i in (0, 1)]
         assert [settled_state(p, "T") for p in pids] == ["T", "T"]  # both stopped after ready
@@ -74,7 +74,7 @@ def test_every_message_of_a_game_follows_the_protocol_schemas():
         TOY,
         seats,
         seed=5,
-        limits=LIMITS,
+        limits=NEIGHBOUR_LIMITS,
         on_message=lambda seat, direction, message: messages.append(message),
     )
     types = {m["type"] for m in messages}
@@ -94,7 +94,7 @@ def test_real_games_messages_follow_the_title_schemas(title_id, tmp_path):
             title_id,
             seats,
             seed=3,
-            limits=LIMITS.replace(decision_ms=1000),
+            limits=NEIGHBOUR_LIMITS.replace(decision_ms=1000),
             on_message=lambda s, d, m: decides.append(m) if m["type"] == "decide" else None,
         )
         assert outcome.seat_status == ["ok"] * len(seats)
@@ -115,10 +115,63 @@ def test_real_games_messages_follow_the_title_schemas(title_id, tmp_path):
             kinds_seen.add(message["kind"])
 
 
+@pytest.mark.skipif("citadels" not in real_titles(), reason="Citadels is not on this branch")
+def test_a_bot_that_keeps_the_event_log_from_the_deltas_sees_the_whole_log():
+    decides = {seat: [] for seat in range(4)}
+    seats = [SeatSpec("process", "p", str(BOTS / "polite.py"))] * 3 + [
+        SeatSpec("builtin", "random")
+    ]
+
+    def seen(seat, direction, message):
+        if message["type"] == "decide":
+            decides[seat].append(message)
+
+    logs = {seat: [] for seat in range(3)}
+    with Match("citadels", seats, seed=12, limits=NEIGHBOUR_LIMITS, on_message=seen) as match:
+        match.start()
+        while not match.over:
+            decision = match.state.decision()
+            whole = match.state.observation(decision.seat)["events"]
+            match.play_one_decision()
+            if decision.seat < 3:
+                message = decides[decision.seat][-1]
+                logs[decision.seat][message["events_from"] :] = message["observation"]["events"]
+                assert logs[decision.seat] == whole
+        outcome = match.finish()
+    assert outcome.seat_status == ["ok"] * 4
+    sent = sum(len(m["observation"]["events"]) for d in decides.values() for m in d)
+    assert sent == sum(len(log) for log in logs.values())  # each event sent once per seat
+
+
+def test_a_seat_with_its_own_limits_gets_its_own_clock_and_the_others_the_matchs():
+    starts, decides = {}, {}
+
+    def seen(seat, direction, message):
+        if message["type"] == "start":
+            starts[seat] = message
+        elif message["type"] == "decide":
+            decides.setdefault(seat, message)
+
+    seats = [
+        SeatSpec("process", "p", str(BOTS / "polite.py")),
+        SeatSpec("process", "q", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
+        SeatSpec("builtin", "random"),
+    ]
+    outcome = run_match(TOY, seats, seed=8, limits=LIMITS, on_message=seen)
+    assert outcome.seat_status == ["ok", "ok", "ok"]
+    assert starts[0]["time"]["bank_ms"] == LIMITS.bank_ms
+    assert starts[1]["time"]["bank_ms"] == NEIGHBOUR_LIMITS.bank_ms
+    assert starts[1]["time"]["startup_ms"] == NEIGHBOUR_LIMITS.startup_ms
+    assert decides[1]["time_left_ms"] <= NEIGHBOUR_LIMITS.decision_ms + NEIGHBOUR_LIMITS.bank_ms
+    assert decides[1]["time_left_ms"] > LIMITS.decision_ms + LIMITS.bank_ms
+    assert outcome.limits == LIMITS.to_json()
+    assert outcome.to_json()["seats"][1]["limits"] == NEIGHBOUR_LIMITS.to_json()
+
+
 def test_the_none_backend_plays_the_same_game_and_says_so_loudly(capfd):
     seats = [SeatSpec("process", "p", str(BOTS / "polite.py")), SeatSpec("builtin", "random")]
-    sandboxed = run_match(TOY, seats, seed=9, limits=LIMITS)
-    trusted = run_match(TOY, seats, seed=9, limits=LIMITS, sandbox="none")
+    sandboxed = run_match(TOY, seats, seed=9, limits=NEIGHBOUR_LIMITS)
+    trusted = run_match(TOY, seats, seed=9, limits=NEIGHBOUR_LIMITS, sandbox="none")
     assert trusted.record == sandboxed.record
     assert trusted.sandbox == "none" and trusted.warnings == [NONE_WARNING]
     assert sandboxed.warnings == []
@@ -139,14 +192,16 @@ def test_a_directory_bot_with_a_manifest_runs_at_bot(private_dir):
     shutil.copy(BOTS / "polite.py", bot / "main.py")
     (bot / "bot.json").write_text(json.dumps({"title": "toy", "entry": "main.py", "name": "K"}))
     with registered(TOY):
-        outcome = run_match("toy", [SeatSpec("process", "k", str(bot))] * 2, seed=1, limits=LIMITS)
+        outcome = run_match(
+            "toy", [SeatSpec("process", "k", str(bot))] * 2, seed=1, limits=NEIGHBOUR_LIMITS
+        )
     assert outcome.seat_status == ["ok", "ok"]
     assert outcome.names == ["polite", "polite"]
 
 
 def test_validation_accepts_a_working_bot():
     with registered(TOY):
-        report = validate_bot("toy", str(BOTS / "polite.py"), limits=LIMITS)
+        report = validate_bot("toy", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS)
     assert report.ok and report.reason == ""
 
 
@@ -187,7 +242,7 @@ def test_a_bot_in_another_language_plays_through_the_executable_entry(private_di
     with registered(TOY):
         outcome = run_match(
             "toy", [SeatSpec("process", "sh", str(bot)), SeatSpec("builtin", "random")],
-            seed=2, limits=LIMITS,
+            seed=2, limits=NEIGHBOUR_LIMITS,
         )  # fmt: skip
     assert outcome.faults[0] == [], outcome.stderr[0]
     assert outcome.names[0] == "shell" and outcome.timings[0]["decisions"] > 0
@@ -195,5 +250,5 @@ def test_a_bot_in_another_language_plays_through_the_executable_entry(private_di
 
 def test_blank_lines_between_messages_are_not_faults():
     seats = [SeatSpec("process", "b", str(BOTS / "blank_lines.py")), SeatSpec("builtin", "random")]
-    outcome = run_match(TOY, seats, seed=6, limits=LIMITS)
+    outcome = run_match(TOY, seats, seed=6, limits=NEIGHBOUR_LIMITS)
     assert outcome.faults[0] == [] and outcome.timings[0]["decisions"] > 0

@@ -6,6 +6,7 @@ import pytest
 from tests.support.toy_title import TOY
 from workers.limits import Limits
 from workers.protocol import (
+    EventsDelta,
     IllegalChoice,
     ProtocolError,
     StderrLog,
@@ -39,6 +40,53 @@ def test_decide_tells_a_bot_about_its_own_faults():
     decide = decide_message(4, "k", {}, OPTIONS, 1000, 0, [notice])
     jsonschema.validate(decide, message_schema("decide"))
     assert decide["faults"] == [notice]
+
+
+def test_the_event_log_is_sent_as_the_events_new_since_the_previous_decide():
+    delta, log = EventsDelta(), []
+    first = {"seat": 0, "events": [{"event": "round", "round": 1}]}
+    second = {"seat": 0, "events": [*first["events"], {"event": "built", "seat": 2}]}
+    third = {"seat": 0, "events": list(second["events"])}
+    for observation, expected_from, expected_new in (
+        (first, 0, first["events"]),
+        (second, 1, [{"event": "built", "seat": 2}]),
+        (third, 2, []),
+    ):
+        sent, events_from = delta.apply(observation)
+        assert (events_from, sent["events"]) == (expected_from, expected_new)
+        assert sent["seat"] == 0 and len(observation["events"]) >= len(sent["events"])
+        decide = decide_message(1, "k", sent, OPTIONS, 1000, 0, [], events_from)
+        jsonschema.validate(decide, message_schema("decide"))
+        log[decide["events_from"] :] = decide["observation"]["events"]
+        assert log == observation["events"]
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        [{"event": "round", "round": 1}],  # shorter than what was sent
+        [{"event": "round", "round": 1}, {"event": "built", "seat": 3}],  # last one rewritten
+    ],
+)
+def test_an_event_log_that_did_not_just_grow_is_sent_whole_again(changed):
+    delta = EventsDelta()
+    delta.apply({"events": [{"event": "round", "round": 1}, {"event": "built", "seat": 2}]})
+    sent, events_from = delta.apply({"events": changed})
+    assert (events_from, sent["events"]) == (0, changed)
+
+
+def test_an_event_changed_in_place_after_it_was_sent_is_sent_again():
+    events = [{"event": "round", "round": 1}]
+    delta = EventsDelta()
+    delta.apply({"events": events})
+    events[0]["round"] = 2
+    assert delta.apply({"events": events}) == ({"events": [{"event": "round", "round": 2}]}, 0)
+
+
+def test_an_observation_without_an_event_log_is_sent_as_it_is():
+    observation = {"seat": 1, "board": [1, 2]}
+    assert EventsDelta().apply(observation) == (observation, None)
+    assert "events_from" not in decide_message(1, "k", observation, OPTIONS, 1000, 0, [], None)
 
 
 def test_messages_are_one_compact_utf8_line():

@@ -1,0 +1,222 @@
+"""Games per minute through the whole platform path against the match runner alone.
+
+    .venv/bin/python bench/platform.py [--title citadels] [--players 4] [--games 16]
+                                       [--bots starter|builtin] [--workers 2]
+
+Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
+``arena_bench`` (dropped and made again each run), seeds bots, then:
+
+1. runs the tournament's games with ``workers.match.run_match`` in ``--workers`` parallel
+   processes (the runner alone: no database, no broker);
+2. runs the same games (same seeds, same seating) through the platform: start the tournament,
+   ``--workers`` Celery worker processes claim, play in the sandbox, store and rate them.
+
+It prints both rates and the platform's overhead as a share of game time (target: at most
+10 % for 4-player Citadels between sandboxed starter-kit bots).
+"""
+
+from __future__ import annotations
+
+import sys
+
+# Run as `python bench/platform.py`, this file's folder comes first on the path, where its own
+# name would shadow Python's standard `platform` module (imported by Django, Celery, uuid).
+if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
+    sys.path.pop(0)
+
+import argparse
+import contextlib
+import os
+import signal
+import statistics
+import subprocess
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "arena_bench"
+os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+os.environ["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/13"
+os.environ.setdefault("ARENA_MEDIA_ROOT", str(ROOT / "var" / "bench" / "media"))
+os.environ.setdefault("ARENA_BOT_CACHE", str(ROOT / "var" / "bench" / "bot-cache"))
+os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
+os.environ["DJANGO_SETTINGS_MODULE"] = "arena.settings"
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+
+def main() -> int:
+    args = _parser().parse_args()
+    _fresh_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import redis
+
+    redis.Redis.from_url(os.environ["ARENA_BROKER_URL"]).flushdb()
+    tournament, jobs = _seed(args)
+    print(
+        f"{len(jobs)} games of {args.title}, {args.players} seats, {args.bots} bots, "
+        f"{args.workers} worker processes, sandbox {os.environ.get('ARENA_SANDBOX', 'bwrap')}, "
+        f"{args.repeat} alternating repetitions (the machine's load drifts; medians are shown)"
+    )
+    alone, platform = [], []
+    with _worker(args.workers) as worker:
+        for rep in range(args.repeat):
+            alone.append(_runner_alone(jobs, args.workers))
+            copy = _copy_tournament(tournament, rep)
+            platform.append(_through_platform(copy, worker))
+            print(
+                f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
+                f"whole platform {platform[-1]:6.2f} s"
+            )
+    a, p = statistics.median(alone), statistics.median(platform)
+    print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
+    print(f"whole platform: {p:7.2f} s  {60 * len(jobs) / p:7.1f} games/min (median)")
+    print(f"platform overhead: {100 * (p - a) / a:+.1f} % of game time (target <= 10 %)")
+    print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
+
+
+def _parser():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--title", default="citadels")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    return parser
+
+
+def _fresh_database() -> None:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        c.execute(f"CREATE DATABASE {DATABASE}")
+
+
+def _seed(args):
+    """A draft round robin with enough rounds for ``--games``, and each game's match job."""
+    from django.contrib.auth import get_user_model
+
+    import engine
+    from arena.bots import services as bots
+    from arena.bots.models import Bot
+    from arena.games.services import MatchJob
+    from arena.tournaments import scheduling, services
+    from arena.tournaments.management.commands.seed_demo import zip_folder
+    from workers.tasks import bot_limits, validate
+
+    owner = get_user_model().objects.create_user("bench")
+    versions = []
+    for i in range(args.players):
+        bot = Bot.objects.create(owner=owner, title=args.title, name=f"bot-{i}")
+        if args.bots == "builtin":
+            names = engine.bots(args.title)
+            versions.append(bots.add_builtin_version(bot=bot, builtin_name=names[i % len(names)]))
+            continue
+        kit = zip_folder(ROOT / "starter-kits" / f"{args.title}-python")
+        version = bots.upload_version(
+            bot=bot, filename="kit.zip", data=kit if i == 0 else _variant(kit, i)
+        )
+        version = bots.validate_version(version.pk, validator=validate, limits=bot_limits())
+        if version.status != "ready":
+            raise SystemExit(
+                f"the starter kit was rejected: {version.reason}\n{version.validation_stderr}"
+            )
+        versions.append(version)
+    rounds = max(1, -(-args.games // len(versions)))
+    tournament = services.create_tournament(
+        organiser=owner, name="bench", title=args.title, seats=args.players, entrants=versions,
+        rounds=rounds, seed=11,
+    )  # fmt: skip
+    plans = [bots.seat_plan(v) for v in versions]
+    limits = {**bot_limits(tournament.decision_ms, tournament.bank_ms)}
+    jobs = [
+        MatchJob(0, args.title, [plans[e] for e in g.seating], g.seed, tournament.options, limits)
+        for g in scheduling.round_robin(len(versions), args.players, rounds, tournament.seed)
+    ]
+    return tournament, jobs
+
+
+def _variant(zip_data: bytes, i: int) -> bytes:
+    """The same kit with a comment appended, so each seat is its own bot version."""
+    import io
+    import zipfile
+
+    source = zipfile.ZipFile(io.BytesIO(zip_data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for info in source.infolist():
+            archive.writestr(info, source.read(info))
+        archive.writestr("VARIANT", f"copy {i}\n")
+    return out.getvalue()
+
+
+def _play(job) -> None:
+    from workers.tasks import run_job
+
+    run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+
+
+def _runner_alone(jobs, workers: int) -> float:
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_play, jobs))
+    return time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def _worker(workers: int):
+    log = open(ROOT / "var" / "bench" / "worker.log", "wb")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--concurrency",
+         str(workers), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+         "--without-heartbeat"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        time.sleep(5)  # let the worker connect before any clock starts
+        yield worker
+    finally:
+        worker.send_signal(signal.SIGTERM)  # warm shutdown; Celery stops its own pool
+        worker.wait(timeout=30)
+
+
+def _copy_tournament(tournament, rep: int):
+    """A fresh draft with the same entrants, seed and rounds: the same games again."""
+    from arena.tournaments import services
+
+    return services.create_tournament(
+        organiser=tournament.organiser, name=f"bench {rep}", title=tournament.title,
+        seats=tournament.seats, rounds=tournament.rounds, seed=tournament.seed,
+        entrants=[e.bot_version for e in tournament.entries.order_by("id")],
+    )  # fmt: skip
+
+
+def _through_platform(tournament, worker) -> float:
+    from arena.games.models import Game
+    from arena.tournaments import services
+
+    started = time.perf_counter()
+    services.start_tournament(tournament.pk)
+    games = Game.objects.filter(tournament=tournament)
+    while games.exclude(status__in=Game.DONE).exists():
+        if worker.poll() is not None:
+            raise SystemExit("the worker exited; see var/bench/worker.log")
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - started
+    failed = games.filter(status="failed").count()
+    if failed:
+        print(f"warning: {failed} games failed; see var/bench/worker.log")
+    return elapsed
+
+
+if __name__ == "__main__":
+    (ROOT / "var" / "bench").mkdir(parents=True, exist_ok=True)
+    sys.exit(main())

@@ -1,0 +1,231 @@
+"""Upload checks and content-addressed storage of bot artifacts.
+
+An artifact is a single ``.py`` file or a zip holding a ``bot.json`` manifest that names the
+entry point. Every check reads the zip's central directory only, so a zip bomb, a link or a
+path escaping the folder is refused before a byte is unpacked. Each refusal says what is
+wrong in words the uploader can act on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from django.conf import settings
+
+MANIFEST = "bot.json"
+# A compression ratio above this is a zip bomb, whatever the total says.
+MAX_COMPRESSION_RATIO = 200
+
+
+class UploadRefused(ValueError):
+    """An upload that cannot become a bot version; the message tells the uploader why."""
+
+
+@dataclass(frozen=True)
+class CheckedArtifact:
+    data: bytes
+    sha256: str
+    filename: str
+    artifact_format: str  # "py" or "zip"
+    entry: str
+
+
+def check_upload(filename: str, data: bytes, *, title: str) -> CheckedArtifact:
+    """Check an uploaded file for ``title``; raises UploadRefused with an actionable message."""
+    name = os.path.basename(filename or "").strip()
+    if not data:
+        raise UploadRefused("The file is empty. Upload your bot's .py file or a zip of its folder.")
+    limit = settings.ARENA_UPLOAD_MAX_BYTES
+    if len(data) > limit:
+        raise UploadRefused(
+            f"The file is {_size(len(data))}; uploads may be at most {_size(limit)}. "
+            "Leave out data files your bot does not need."
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    if name.lower().endswith(".py"):
+        _check_text(data, name)
+        return CheckedArtifact(data, digest, name, "py", name)
+    if name.lower().endswith(".zip") or zipfile.is_zipfile(io.BytesIO(data)):
+        entry = _check_zip(data, title)
+        return CheckedArtifact(data, digest, name or "bot.zip", "zip", entry)
+    raise UploadRefused(
+        f"{name or 'The file'} is neither a .py file nor a zip. Upload a single .py file, or a "
+        f"zip with a {MANIFEST} manifest naming the entry point."
+    )
+
+
+def _check_text(data: bytes, name: str) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UploadRefused(
+            f"{name} is not UTF-8 text (byte {err.start} cannot be decoded). "
+            "Save it with UTF-8 encoding and upload it again."
+        ) from None
+
+
+def _check_zip(data: bytes, title: str) -> str:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise UploadRefused(
+            f"The zip cannot be read ({err}). Create it again and re-upload."
+        ) from None
+    if not members:
+        raise UploadRefused("The zip is empty. Zip your bot's folder, with its bot.json inside.")
+    if len(members) > settings.ARENA_UPLOAD_MAX_FILES:
+        raise UploadRefused(
+            f"The zip holds {len(members)} entries; at most {settings.ARENA_UPLOAD_MAX_FILES} "
+            "are allowed. Leave out caches and data your bot does not need."
+        )
+    total = 0
+    for member in members:
+        _check_member(member)
+        total += member.file_size
+    if total > settings.ARENA_UPLOAD_MAX_UNPACKED_BYTES:
+        raise UploadRefused(
+            f"Unpacked, the zip would take {_size(total)}; at most "
+            f"{_size(settings.ARENA_UPLOAD_MAX_UNPACKED_BYTES)} are allowed. Nothing was unpacked."
+        )
+    names = {m.filename.rstrip("/") for m in members}
+    if MANIFEST not in names:
+        raise UploadRefused(
+            f"The zip has no {MANIFEST} at its top level, so there is no entry point. Add "
+            f'{MANIFEST} containing {{"title": "{title}", "entry": "bot.py"}} next to your code.'
+        )
+    manifest = _read_manifest(archive.read(MANIFEST))
+    entry = manifest.get("entry")
+    if not isinstance(entry, str) or not entry.strip():
+        raise UploadRefused(f'{MANIFEST} names no entry point. Add "entry": "bot.py" to it.')
+    entry = str(PurePosixPath(entry))
+    if entry not in names:
+        raise UploadRefused(
+            f"{MANIFEST} names the entry point {entry!r}, but the zip has no such file."
+        )
+    declared = manifest.get("title")
+    if not isinstance(declared, str) or not declared:
+        raise UploadRefused(f'{MANIFEST} names no title. Add "title": "{title}" to it.')
+    if declared != title:
+        raise UploadRefused(
+            f"{MANIFEST} says this bot plays {declared!r}, but this bot is for {title!r}. "
+            "Upload it to a bot of the right title, or fix the manifest."
+        )
+    for member in members:
+        if member.filename.endswith(".py"):
+            _check_text(archive.read(member), member.filename)
+    return entry
+
+
+def _check_member(member: zipfile.ZipInfo) -> None:
+    name = member.filename
+    mode = member.external_attr >> 16
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        raise UploadRefused(
+            f"The zip entry {name!r} has an absolute path. Zip the folder's contents with "
+            "relative paths."
+        )
+    if ".." in PurePosixPath(name.replace("\\", "/")).parts:
+        raise UploadRefused(
+            f"The zip entry {name!r} points outside the bot's folder ('..'). Remove it."
+        )
+    if stat.S_ISLNK(mode):
+        raise UploadRefused(
+            f"The zip entry {name!r} is a symbolic link; links are not allowed. "
+            "Put the real file in the zip instead."
+        )
+    if mode and (
+        stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    ):
+        raise UploadRefused(
+            f"The zip entry {name!r} is a device or special file; only regular files and "
+            "folders are allowed."
+        )
+    if member.compress_size and member.file_size / member.compress_size > MAX_COMPRESSION_RATIO:
+        raise UploadRefused(
+            f"The zip entry {name!r} would unpack to {_size(member.file_size)} from "
+            f"{_size(member.compress_size)}: that looks like a zip bomb. Nothing was unpacked."
+        )
+
+
+def _read_manifest(raw: bytes) -> dict:
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UploadRefused(f"{MANIFEST} is not UTF-8 text. Save it as UTF-8.") from None
+    except json.JSONDecodeError as err:
+        raise UploadRefused(f"{MANIFEST} is not valid JSON: {err}.") from None
+    if not isinstance(manifest, dict):
+        raise UploadRefused(f'{MANIFEST} must be a JSON object such as {{"entry": "bot.py"}}.')
+    return manifest
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MiB"
+    if n >= 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n} bytes"
+
+
+# -- storage ---------------------------------------------------------------------------------
+
+
+def artifact_path(sha256: str, artifact_format: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / "artifacts" / sha256[:2] / f"{sha256}.{artifact_format}"
+
+
+def store_artifact(artifact: CheckedArtifact) -> tuple[Path, bool]:
+    """Write the artifact under its sha256 (atomically); returns (path, newly written)."""
+    path = artifact_path(artifact.sha256, artifact.artifact_format)
+    if path.exists():
+        return path, False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
+    with os.fdopen(fd, "wb") as out:
+        out.write(artifact.data)
+    os.replace(tmp, path)
+    return path, True
+
+
+def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
+    """A path the match runner can start: the .py file, or the unpacked folder of a zip.
+
+    Zips are unpacked once per sha256 into the bot cache (to a temporary folder, then renamed,
+    so two workers never see a half-unpacked bot).
+    """
+    stored = artifact_path(sha256, artifact_format)
+    cache = Path(settings.ARENA_BOT_CACHE)
+    if artifact_format == "py":
+        folder = cache / sha256
+        target = folder / "bot.py"
+        if not target.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".copy-")
+            os.close(fd)
+            shutil.copyfile(stored, tmp)
+            os.replace(tmp, target)
+        return target
+    folder = cache / sha256
+    if folder.is_dir():
+        return folder
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=cache, prefix=".unpack-"))
+    with zipfile.ZipFile(stored) as archive:
+        for member in archive.infolist():
+            _check_member(member)  # checked at upload; checked again before writing anything
+            archive.extract(member, tmp)
+    try:
+        os.rename(tmp, folder)
+    except OSError:  # another worker unpacked it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder

@@ -1,0 +1,136 @@
+"""Bots and their versions: what a player uploads, and what the built-in bots are."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Bot(models.Model):
+    """A named bot of one player for one title; its code lives in its versions."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    title = models.CharField(max_length=32, db_index=True)
+    name = models.CharField(max_length=64)
+    description = models.TextField(blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "title", "name"], name="bot_name_unique")
+        ]
+        ordering = ["title", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.title})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("bot", args=[self.pk])
+
+    def can_edit(self, user) -> bool:
+        """Only its owner (and staff) may upload versions or change the bot."""
+        return user.is_authenticated and (user.pk == self.owner_id or user.is_staff)
+
+    def next_version_number(self) -> int:
+        last = self.versions.order_by("-number").values_list("number", flat=True).first()
+        return (last or 0) + 1
+
+
+class BotVersion(models.Model):
+    """One artifact of a bot: an uploaded `.py` / zip, or a built-in bot of the engine."""
+
+    class Kind(models.TextChoices):
+        UPLOAD = "upload", "uploaded"
+        BUILTIN = "builtin", "built-in"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        VALIDATING = "validating", "validating"
+        READY = "ready", "ready"
+        REJECTED = "rejected", "rejected"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.UPLOAD)
+    builtin_name = models.CharField(max_length=64, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, db_index=True)
+    filename = models.CharField(max_length=255, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    # "py" (a single file) or "zip" (a folder with a bot.json manifest).
+    artifact_format = models.CharField(max_length=4, blank=True)
+    entry = models.CharField(max_length=255, blank=True)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    reason = models.TextField(blank=True)
+    validation_stderr = models.TextField(blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    validated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="bot_version_number_unique"),
+            models.UniqueConstraint(
+                fields=["bot", "sha256"],
+                condition=~models.Q(sha256=""),
+                name="bot_version_artifact_unique",
+            ),
+        ]
+        ordering = ["bot", "-number"]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("bot", args=[self.bot_id]) + f"#v{self.number}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot.owner.username}/{self.bot.name} v{self.number}"
+
+    @property
+    def title(self) -> str:
+        return self.bot.title
+
+    # -- transitions (each guarded by the current status; 0 rows = someone else moved it) --
+
+    def claim_for_validation(self) -> bool:
+        n = BotVersion.objects.filter(pk=self.pk, status=self.Status.PENDING).update(
+            status=self.Status.VALIDATING
+        )
+        return n == 1
+
+    def finish_validation(self, *, ok: bool, reason: str, stderr: str) -> bool:
+        n = BotVersion.objects.filter(pk=self.pk, status=self.Status.VALIDATING).update(
+            status=self.Status.READY if ok else self.Status.REJECTED,
+            reason=reason,
+            validation_stderr=stderr,
+            validated_at=timezone.now(),
+        )
+        return n == 1
+
+
+# Fewest finished games before a fault rate is worth flagging.
+FAULT_FLAG_MIN_GAMES = 5
+
+
+def fault_summary(bot: Bot) -> dict:
+    """Games, faulted games and whether the bot is flagged for faulting in many games."""
+    from django.conf import settings
+
+    from arena.games.models import Game, GameSeat
+
+    seats = GameSeat.objects.filter(bot_version__bot=bot, game__status=Game.Status.FINISHED)
+    games = seats.count()
+    faulted = seats.exclude(status=GameSeat.Status.OK).count()
+    percent = round(100 * faulted / games) if games else 0
+    return {
+        "games": games,
+        "faulted": faulted,
+        "percent": percent,
+        "flagged": games >= FAULT_FLAG_MIN_GAMES and percent >= settings.ARENA_FAULT_FLAG_PERCENT,
+    }

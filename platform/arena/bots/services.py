@@ -1,0 +1,133 @@
+"""Writes that span bots, versions and stored artifacts."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+import engine
+from arena.queue import enqueue_validation
+
+from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
+from .models import Bot, BotVersion
+
+log = logging.getLogger("arena.bots")
+
+
+def create_bot(*, owner, title: str, name: str, description: str = "") -> Bot:
+    """A new bot of ``owner`` for ``title``; ValueError with a message when it cannot be."""
+    if title not in engine.titles():
+        raise ValueError(f"Unknown title {title!r}; titles are {', '.join(engine.titles())}.")
+    name = name.strip()
+    if not name:
+        raise ValueError("Give the bot a name.")
+    if Bot.objects.filter(owner=owner, title=title, name=name).exists():
+        raise ValueError(f"You already have a {title} bot named {name!r}; pick another name.")
+    return Bot.objects.create(owner=owner, title=title, name=name, description=description)
+
+
+def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
+    """Check, store and record a new version, and send it for validation on commit.
+
+    Raises UploadRefused (nothing stored) when the upload is refused or is the same artifact
+    as an earlier version of this bot.
+    """
+    artifact = check_upload(filename, data, title=bot.title)
+    earlier = bot.versions.filter(sha256=artifact.sha256).first()
+    if earlier is not None:
+        raise UploadRefused(
+            f"This is the same file as version {earlier.number} (sha256 {artifact.sha256[:12]}…); "
+            "nothing new was stored."
+        )
+    path, written = store_artifact(artifact)
+    try:
+        with transaction.atomic():
+            Bot.objects.select_for_update().get(pk=bot.pk)  # serialise version numbers
+            version = BotVersion.objects.create(
+                bot=bot,
+                number=bot.next_version_number(),
+                kind=BotVersion.Kind.UPLOAD,
+                sha256=artifact.sha256,
+                filename=artifact.filename,
+                size=len(artifact.data),
+                artifact_format=artifact.artifact_format,
+                entry=artifact.entry,
+            )
+            enqueue_validation(version.pk)
+    except IntegrityError:
+        if written and not BotVersion.objects.filter(sha256=artifact.sha256).exists():
+            path.unlink(missing_ok=True)
+        raise UploadRefused(
+            "This file was uploaded twice at the same moment; it is stored once."
+        ) from None
+    except BaseException:
+        if written and not BotVersion.objects.filter(sha256=artifact.sha256).exists():
+            path.unlink(missing_ok=True)
+        raise
+    log.info("bot.version.uploaded %s", {"bot_id": bot.pk, "version_id": version.pk})
+    return version
+
+
+def add_builtin_version(*, bot: Bot, builtin_name: str) -> BotVersion:
+    """A version that runs one of the engine's built-in bots (ready at once: it is trusted)."""
+    if builtin_name not in engine.bots(bot.title):
+        raise ValueError(
+            f"{bot.title} has no built-in bot {builtin_name!r}; "
+            f"there are {', '.join(engine.bots(bot.title))}."
+        )
+    with transaction.atomic():
+        Bot.objects.select_for_update().get(pk=bot.pk)
+        return BotVersion.objects.create(
+            bot=bot,
+            number=bot.next_version_number(),
+            kind=BotVersion.Kind.BUILTIN,
+            builtin_name=builtin_name,
+            status=BotVersion.Status.READY,
+            reason="built-in bot of the engine",
+        )
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """What a worker needs to seat a bot version: kind, a display name and a path."""
+
+    kind: str  # "builtin" or "process"
+    name: str
+    path: str | None
+
+
+def seat_plan(version: BotVersion) -> SeatPlan:
+    if version.kind == BotVersion.Kind.BUILTIN:
+        return SeatPlan("builtin", version.builtin_name, None)
+    path = runnable_path(version.sha256, version.artifact_format, version.entry)
+    return SeatPlan("process", version.label, str(path))
+
+
+def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:
+    """pending -> validating -> ready | rejected, with the validator's reason and stderr.
+
+    ``validator(title, path, limits=...)`` is the match runner's ``validate_bot`` (a smoke
+    game in the sandbox against built-in bots). Returns None when the version is gone or
+    another worker has it already."""
+    version = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
+    if version is None or not version.claim_for_validation():
+        log.info("bot.validation.skipped %s", {"version_id": version_id})
+        return None
+    try:
+        report = validator(version.bot.title, seat_plan(version).path, limits=limits)
+        ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
+    except Exception as err:  # the validator itself broke: say so, and let the owner retry
+        log.exception("bot.validation.error %s", {"version_id": version_id})
+        ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""
+    cap = settings.ARENA_BOT_STDERR_BYTES
+    version.finish_validation(
+        ok=ok,
+        reason=(reason or ("passed a smoke game" if ok else "failed the smoke game"))[:4000],
+        stderr=stderr[-cap:] if cap else "",
+    )
+    log.info("bot.validation.finished %s", {"version_id": version_id, "ok": ok})
+    version.refresh_from_db()
+    return version

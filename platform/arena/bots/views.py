@@ -1,0 +1,93 @@
+"""My bots, the bot page and uploads."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from arena.games.models import GameSeat
+from arena.ratings.models import Rating
+
+from . import services
+from .artifacts import UploadRefused
+from .forms import BotForm, UploadForm
+from .models import Bot, fault_summary
+
+
+def _get_bot_for_owner(request, bot_id: int) -> Bot:
+    bot = get_object_or_404(Bot, pk=bot_id)
+    if not bot.can_edit(request.user):
+        raise PermissionDenied("Only the bot's owner may change it.")
+    return bot
+
+
+@login_required
+def my_bots(request):
+    form = BotForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            bot = services.create_bot(owner=request.user, **form.cleaned_data)
+        except ValueError as err:
+            form.add_error(None, str(err))
+        else:
+            messages.success(request, f"Bot {bot.name} created. Upload its first version.")
+            return redirect(bot)
+    bots = Bot.objects.filter(owner=request.user).prefetch_related("versions")
+    return render(request, "bots/my_bots.html", {"bots": bots, "form": form})
+
+
+def bot_detail(request, bot_id: int):
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
+    seats = (
+        GameSeat.objects.filter(bot_version__bot=bot)
+        .select_related("game__tournament", "bot_version")
+        .order_by("-game__finished_at", "-id")[:20]
+    )
+    ratings = Rating.objects.filter(bot_version__bot=bot).select_related(
+        "tournament", "bot_version"
+    )
+    return render(
+        request,
+        "bots/bot_detail.html",
+        {
+            "bot": bot,
+            "versions": bot.versions.all(),
+            "is_owner": bot.can_edit(request.user),
+            "upload_form": UploadForm(),
+            "seats": seats,
+            "ratings": ratings,
+            "faults": fault_summary(bot),
+        },
+    )
+
+
+@login_required
+@require_POST
+def bot_upload(request, bot_id: int):
+    bot = _get_bot_for_owner(request, bot_id)
+    limit = settings.ARENA_UPLOAD_MAX_BYTES
+    if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
+        # Refused before Django reads the body, so a huge upload never reaches the disk.
+        messages.error(request, f"Upload refused: uploads may be at most {limit // 1024} KiB.")
+        return redirect(bot)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Choose a file to upload.")
+        return redirect(bot)
+    upload = form.cleaned_data["file"]
+    try:
+        version = services.upload_version(bot=bot, filename=upload.name, data=_read_capped(upload))
+    except UploadRefused as err:
+        messages.error(request, f"Upload refused: {err}")
+    else:
+        messages.success(
+            request, f"Version {version.number} uploaded; a worker is validating it now."
+        )
+    return redirect(bot)
+
+
+def _read_capped(upload) -> bytes:
+    """Read at most one byte past the limit, so an oversize upload is refused, not loaded."""
+    return upload.read(settings.ARENA_UPLOAD_MAX_BYTES + 1)

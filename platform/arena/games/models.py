@@ -1,0 +1,136 @@
+"""Games, their seats, and per-title analytics rows the dashboards aggregate in SQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import models
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "scheduled"  # created, not sent (tournament paused)
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+        FAILED = "failed", "failed"
+        VOID = "void", "void"
+
+    DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="games"
+    )
+    # Position in the tournament; ratings are applied in this order.
+    number = models.PositiveIntegerField()
+    # Duplicate format: games of one table share it (same seed, seats rotated).
+    table = models.PositiveIntegerField(default=0)
+    seed = models.BigIntegerField()
+    options = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    worker = models.CharField(max_length=255, blank=True)
+    error = models.TextField(blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    match_ms = models.PositiveIntegerField(null=True, blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    rules_version = models.CharField(max_length=64, blank=True)
+    record = models.JSONField(null=True, blank=True)
+    stats = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="game_number_unique")
+        ]
+        ordering = ["tournament", "number"]
+        indexes = [models.Index(fields=["tournament", "rated", "number"])]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of {self.tournament}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    # -- transitions --------------------------------------------------------------------
+
+    def claim(self, worker: str, lease_seconds: int) -> bool:
+        """queued -> running with a lease; False when another worker already has it."""
+        now = timezone.now()
+        n = Game.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING,
+            worker=worker[:255],
+            lease_until=now + timedelta(seconds=lease_seconds),
+            attempts=F("attempts") + 1,
+            started_at=now,
+        )
+        return n == 1
+
+
+class GameSeat(models.Model):
+    class Status(models.TextChoices):
+        OK = "ok", "ok"
+        FAULTED = "faulted", "faulted"
+        DISQUALIFIED = "disqualified", "disqualified"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.PROTECT, related_name="seats"
+    )
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Rank used for ratings: faulted seats below every clean seat.
+    rating_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.BooleanField(default=False)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OK)
+    fault_count = models.PositiveIntegerField(default=0)
+    faults = models.JSONField(default=list, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    stderr = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]
+        ordering = ["game", "seat"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.game}"
+
+    @property
+    def faulted(self) -> bool:
+        return self.status != self.Status.OK
+
+
+class CitadelsCharacterHeld(models.Model):
+    """Citadels: which character a seat held in a round (one row per seat per round)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="characters_held")
+    seat = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField()
+    character = models.CharField(max_length=64, db_index=True)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "round", "seat"]
+
+    def __str__(self) -> str:
+        return f"{self.character} at seat {self.seat}, round {self.round}"
+
+
+class PragaCraneConfiguration(models.Model):
+    """Praga: the crane configuration a game was played with (one row per game)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="crane_configuration")
+    configuration = models.CharField(max_length=200, db_index=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return self.configuration

@@ -1,0 +1,53 @@
+"""OpenSkill ratings per tournament, with a history row per rated game."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Rating(models.Model):
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ratings"
+    )
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma, what standings show")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    score_total = models.BigIntegerField(default=0)
+    faulted_games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bot_version"], name="rating_unique")
+        ]
+        ordering = ["tournament", "-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.bot_version} in {self.tournament}: {self.ordinal:.2f}"
+
+    @property
+    def average_score(self) -> float | None:
+        return self.score_total / self.games if self.games else None
+
+
+class RatingChange(models.Model):
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "game"], name="rating_change_unique")
+        ]
+        ordering = ["game__number"]
+
+    def __str__(self) -> str:
+        return f"{self.rating.bot_version} after game {self.game.number}: {self.ordinal:.2f}"

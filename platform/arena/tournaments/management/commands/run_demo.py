@@ -1,0 +1,125 @@
+"""Run the demo: a Celery worker (with the sweeper's beat), the demo tournaments, the web site.
+
+Everything started here is stopped here: Ctrl-C (or SIGTERM) ends the worker and the web
+server by their process ids before the command exits.
+"""
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from arena.tournaments import services
+from arena.tournaments.models import Tournament
+
+ROOT = Path(settings.BASE_DIR)
+
+
+class Command(BaseCommand):
+    help = "Start a worker and the web server, play the demo tournaments, serve until Ctrl-C."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--exit-when-done",
+            action="store_true",
+            help="stop once every demo tournament has finished (for scripts)",
+        )
+
+    def handle(self, *args, addr, exit_when_done, **options):
+        children: list[subprocess.Popen] = []
+        # Ctrl-C and SIGTERM both stop everything (SIGINT explicitly: a shell that started
+        # this in the background may have set it to be ignored).
+        signal.signal(signal.SIGINT, _raise_interrupt)
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            children.append(self._start_worker())
+            children.append(self._start_web(addr))
+            demo = self._start_tournaments()
+            self._print_where_to_look(addr, demo)
+            self._watch(demo, children, exit_when_done)
+        except KeyboardInterrupt:
+            self.stdout.write("\nStopping the worker and the web server…")
+        finally:
+            for child in reversed(children):
+                _stop(child)
+        self.stdout.write("Demo stopped. Run `make demo` again to continue where it left off.")
+
+    def _start_worker(self) -> subprocess.Popen:
+        log = open(ROOT / "var" / "demo-worker.log", "ab")  # noqa: SIM115 (kept for the child)
+        command = [
+            sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--beat",
+            "--schedule", str(ROOT / "var" / "celerybeat-schedule"),
+            "--concurrency", "2", "--loglevel", "INFO",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        return subprocess.Popen(
+            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def _start_web(self, addr: str) -> subprocess.Popen:
+        log = open(ROOT / "var" / "demo-web.log", "ab")  # noqa: SIM115 (kept for the child)
+        command = [sys.executable, "manage.py", "runserver", addr, "--noreload"]
+        return subprocess.Popen(
+            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def _start_tournaments(self) -> list[Tournament]:
+        demo = list(Tournament.objects.filter(organiser__username="demo").order_by("id"))
+        for tournament in demo:
+            if tournament.status == Tournament.Status.DRAFT:
+                services.start_tournament(tournament.pk)
+        return demo
+
+    def _print_where_to_look(self, addr: str, demo: list[Tournament]) -> None:
+        base = f"http://{addr}"
+        lines = [
+            "",
+            f"Meeple Arena demo is running at {base}/",
+            *(f"  {t.name}: {base}{t.get_absolute_url()}" for t in demo),
+            f"  API schema: {base}/api/schema/   admin: {base}/admin/",
+            "  Log in as demo or admin, password meeple-demo.",
+            "  Logs: var/demo-worker.log, var/demo-web.log. Press Ctrl-C to stop.",
+            "",
+        ]
+        self.stdout.write("\n".join(lines))
+
+    def _watch(self, demo, children, exit_when_done: bool) -> None:
+        reported = set()
+        while True:
+            for child in children:
+                if child.poll() is not None:
+                    raise SystemExit(f"a demo process exited (code {child.returncode}); see var/")
+            for tournament in demo:
+                tournament.refresh_from_db()
+                if (
+                    tournament.status == Tournament.Status.FINISHED
+                    and tournament.pk not in reported
+                ):
+                    reported.add(tournament.pk)
+                    self.stdout.write(f"{tournament.name} finished: standings on its page.")
+            if exit_when_done and len(reported) == len(demo):
+                return
+            time.sleep(2)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _stop(child: subprocess.Popen) -> None:
+    if child.poll() is not None:
+        return
+    child.send_signal(signal.SIGTERM)  # a warm shutdown: Celery stops its own pool
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=20)
+    with contextlib.suppress(ProcessLookupError):  # anything left of its process group
+        os.killpg(child.pid, signal.SIGKILL)
+    if child.poll() is None:
+        child.wait(timeout=10)

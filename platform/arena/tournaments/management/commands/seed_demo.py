@@ -1,0 +1,131 @@
+"""Demo data: players, the built-in bots and starter kits as bot versions, a tournament per title."""
+
+import io
+import zipfile
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+import engine
+from arena.bots import services as bot_services
+from arena.bots.artifacts import UploadRefused
+from arena.bots.models import Bot, BotVersion
+from arena.tournaments import services as tournament_services
+from arena.tournaments.models import Tournament
+
+DEMO_PASSWORD = "meeple-demo"
+STARTER_KITS = Path(settings.BASE_DIR) / "starter-kits"
+SEATS = {"citadels": 4, "praga": 4}
+
+
+class Command(BaseCommand):
+    help = (
+        "Create demo players (demo and admin, password meeple-demo), upload the built-in "
+        "bots and the starter kits as bot versions, and create one draft tournament per title. "
+        "Safe to run twice."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument(
+            "--no-validate",
+            action="store_true",
+            help="leave starter kits pending for a worker instead of validating them now",
+        )
+
+    def handle(self, *args, rounds, no_validate, **options):
+        users = get_user_model().objects
+        house = self._user("arena", staff=False)
+        demo = self._user("demo", staff=False)
+        if not users.filter(username="admin").exists():
+            users.create_superuser("admin", password=DEMO_PASSWORD)
+        for title_id in engine.titles():
+            versions = [self._builtin(house, title_id, name) for name in engine.bots(title_id)]
+            kit = self._starter_kit(demo, title_id, validate=not no_validate)
+            if kit is not None and kit.status == BotVersion.Status.READY:
+                versions.append(kit)
+            seats = min(SEATS.get(title_id, 4), engine.title(title_id).max_players)
+            seats = max(seats, engine.title(title_id).min_players)
+            copy = 2
+            while len(versions) < seats:  # too few bots: seat more copies of the built-ins
+                name = engine.bots(title_id)[len(versions) % len(engine.bots(title_id))]
+                versions.append(self._builtin(house, title_id, name, label=f"{name}-{copy}"))
+                copy += 1
+            self._tournament(demo, title_id, seats, versions, rounds)
+        self.stdout.write(self.style.SUCCESS("Demo data ready."))
+
+    def _user(self, username, *, staff):
+        user, created = get_user_model().objects.get_or_create(
+            username=username, defaults={"is_staff": staff}
+        )
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        return user
+
+    def _builtin(self, owner, title_id, builtin, label=None):
+        bot, _ = Bot.objects.get_or_create(
+            owner=owner,
+            title=title_id,
+            name=label or builtin,
+            defaults={"description": f"the engine's built-in {builtin} bot"},
+        )
+        version = bot.versions.filter(kind=BotVersion.Kind.BUILTIN, builtin_name=builtin).first()
+        return version or bot_services.add_builtin_version(bot=bot, builtin_name=builtin)
+
+    def _starter_kit(self, owner, title_id, *, validate):
+        folder = STARTER_KITS / f"{title_id}-python"
+        if not (folder / "bot.json").exists():
+            self.stdout.write(f"{title_id}: no starter kit at {folder}; built-in bots only.")
+            return None
+        bot, _ = Bot.objects.get_or_create(
+            owner=owner, title=title_id, name="starter-kit",
+            defaults={"description": f"the {title_id} Python starter kit, as shipped"},
+        )  # fmt: skip
+        data = zip_folder(folder)
+        try:
+            version = bot_services.upload_version(bot=bot, filename="starter-kit.zip", data=data)
+        except UploadRefused:
+            version = bot.versions.order_by("-number").first()
+        if validate and version.status == BotVersion.Status.PENDING:
+            from workers.tasks import bot_limits, validate  # the same check a worker runs
+
+            bot_services.validate_version(version.pk, validator=validate, limits=bot_limits())
+            version.refresh_from_db()
+        self.stdout.write(f"{title_id}: starter kit v{version.number} is {version.status}")
+        return version
+
+    def _tournament(self, organiser, title_id, seats, versions, rounds):
+        name = f"Demo {engine.title(title_id).name} league"
+        if Tournament.objects.filter(name=name, organiser=organiser).exists():
+            return
+        tournament_services.create_tournament(
+            organiser=organiser,
+            name=name,
+            title=title_id,
+            seats=seats,
+            entrants=versions,
+            format=Tournament.Format.ROUND_ROBIN,
+            rounds=rounds,
+            decision_ms=settings.ARENA_BOT_DECISION_MS,
+            bank_ms=settings.ARENA_BOT_BANK_MS,
+            seed=2026,
+        )
+        self.stdout.write(f"{title_id}: created {name!r} with {len(versions)} entrants")
+
+
+def zip_folder(folder: Path) -> bytes:
+    """The folder's files as a zip, without caches, in a stable order (same sha256 each time)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                info = zipfile.ZipInfo(
+                    str(path.relative_to(folder)), date_time=(2026, 1, 1, 0, 0, 0)
+                )
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, path.read_bytes())
+    return buffer.getvalue()

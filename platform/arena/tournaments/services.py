@@ -1,0 +1,279 @@
+"""Tournament lifecycle: create, start (games created and sent in one transaction), pause,
+resume, cancel, and the ladder's top-up."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+
+import engine
+from arena.bots.models import BotVersion
+from arena.games.models import Game, GameSeat
+from arena.queue import enqueue_game
+from arena.ratings.services import ensure_ratings
+
+from . import scheduling
+from .models import Entrant, Tournament
+
+log = logging.getLogger("arena.tournaments")
+
+# How many ladder games are kept queued or running at once.
+LADDER_IN_FLIGHT = 4
+
+
+class TournamentError(ValueError):
+    """A tournament change that is not allowed now; the message says why."""
+
+
+def resolve_options(title: str, seats: int, overrides: dict[str, Any]) -> dict[str, Any]:
+    """The title's resolved options; engine.ConfigError (person-readable) when refused."""
+    return engine.title(title).options(seats, **overrides)
+
+
+def create_tournament(
+    *,
+    organiser,
+    name: str,
+    title: str,
+    seats: int,
+    entrants: list[BotVersion],
+    format: str = Tournament.Format.ROUND_ROBIN,
+    rounds: int = 1,
+    ladder_games: int = 0,
+    options: dict[str, Any] | None = None,
+    decision_ms: int = 1000,
+    bank_ms: int = 10_000,
+    seed: int = 1,
+) -> Tournament:
+    """A draft tournament; TournamentError / engine.ConfigError say what is wrong."""
+    resolved = resolve_options(title, seats, options or {})
+    _check_entrants(title, seats, entrants)
+    if format == Tournament.Format.LADDER and ladder_games < 1:
+        raise TournamentError("A ladder needs a number of games (at least 1) before it closes.")
+    if format != Tournament.Format.LADDER and rounds < 1:
+        raise TournamentError("Play at least one round.")
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            organiser=organiser,
+            name=name,
+            title=title,
+            seats=seats,
+            options=resolved,
+            format=format,
+            rounds=rounds,
+            ladder_games=ladder_games,
+            decision_ms=decision_ms,
+            bank_ms=bank_ms,
+            seed=seed & scheduling.SEED_MASK,
+        )
+        Entrant.objects.bulk_create(Entrant(tournament=tournament, bot_version=v) for v in entrants)
+    return tournament
+
+
+def _check_entrants(title: str, seats: int, entrants: list[BotVersion]) -> None:
+    if len({v.pk for v in entrants}) != len(entrants):
+        raise TournamentError("An entrant is listed twice.")
+    if len(entrants) < seats:
+        raise TournamentError(
+            f"{seats}-seat games need at least {seats} entrants; {len(entrants)} chosen."
+        )
+    for version in entrants:
+        if version.bot.title != title:
+            raise TournamentError(f"{version.label} plays {version.bot.title}, not {title}.")
+        if version.status != BotVersion.Status.READY:
+            raise TournamentError(
+                f"{version.label} is {version.status}; only ready versions can enter."
+            )
+
+
+def plan_games(tournament: Tournament) -> list[scheduling.PlannedGame]:
+    n = tournament.entries.count()
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return scheduling.duplicate(n, tournament.seats, tournament.rounds, tournament.seed)
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return scheduling.round_robin(n, tournament.seats, tournament.rounds, tournament.seed)
+    return []
+
+
+def planned_total(tournament: Tournament) -> int:
+    if tournament.format == Tournament.Format.LADDER:
+        return tournament.ladder_games
+    n = tournament.entries.count()
+    per_round = n * (tournament.seats if tournament.format == Tournament.Format.DUPLICATE else 1)
+    if tournament.format == Tournament.Format.DUPLICATE and n == tournament.seats:
+        per_round = tournament.seats
+    return per_round * tournament.rounds
+
+
+def start_tournament(tournament_id: int) -> Tournament:
+    """draft -> running: create every game (or the ladder's first ones) and send them on commit."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentError(f"The tournament is {tournament.status}; only a draft can start.")
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        tournament.save(update_fields=["status", "started_at"])
+        ensure_ratings(tournament)
+        if tournament.format == Tournament.Format.LADDER:
+            top_up_ladder(tournament)
+        else:
+            versions = [e.bot_version for e in tournament.entries.select_related("bot_version")]
+            _create_games(tournament, plan_games(tournament), versions, first_number=1)
+    log.info("tournament.started %s", {"tournament_id": tournament_id})
+    return tournament
+
+
+def _create_games(tournament, planned, versions, *, first_number: int) -> list[Game]:
+    now = timezone.now()
+    games = Game.objects.bulk_create(
+        Game(
+            tournament=tournament,
+            number=first_number + i,
+            table=p.table,
+            seed=p.seed,
+            options=tournament.options,
+            status=Game.Status.QUEUED,
+            queued_at=now,
+        )
+        for i, p in enumerate(planned)
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, seat=seat, bot_version=versions[entrant])
+        for game, p in zip(games, planned, strict=True)
+        for seat, entrant in enumerate(p.seating)
+    )
+    for game in games:
+        enqueue_game(game.pk)
+    return games
+
+
+def top_up_ladder(tournament: Tournament) -> int:
+    """Create ladder games until LADDER_IN_FLIGHT are open or the game budget is spent.
+
+    Called with the tournament row locked (start, and after each stored ladder game)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return 0
+    existing = tournament.games.aggregate(
+        total=Count("id"),
+        open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
+        last=Max("number"),
+    )
+    budget = tournament.ladder_games - existing["total"]
+    wanted = min(budget, LADDER_IN_FLIGHT - existing["open"])
+    if wanted <= 0:
+        return 0
+    entries = list(tournament.entries.select_related("bot_version").order_by("id"))
+    versions = [e.bot_version for e in entries]
+    ratings = {r.bot_version_id: r for r in tournament.ratings.all()}
+    played = dict(
+        GameSeat.objects.filter(game__tournament=tournament)
+        .exclude(game__status__in=[Game.Status.FAILED, Game.Status.VOID])
+        .values_list("bot_version")
+        .annotate(n=Count("id"))
+    )
+    counts = [played.get(v.pk, 0) for v in versions]
+    ordinals = [ratings[v.pk].ordinal if v.pk in ratings else 0.0 for v in versions]
+    planned = []
+    number = (existing["last"] or 0) + 1
+    for i in range(wanted):
+        pick = scheduling.ladder_pick(
+            counts, ordinals, tournament.seats, tournament.seed, number + i
+        )
+        planned.append(pick)
+        for entrant in pick.seating:
+            counts[entrant] += 1
+    _create_games(tournament, planned, versions, first_number=number)
+    return wanted
+
+
+def pause_tournament(tournament_id: int) -> Tournament:
+    """running -> paused: queued games go back to scheduled (running ones finish)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            raise TournamentError(
+                f"The tournament is {tournament.status}; only a running one pauses."
+            )
+        tournament.status = Tournament.Status.PAUSED
+        tournament.save(update_fields=["status"])
+        tournament.games.filter(status=Game.Status.QUEUED).update(status=Game.Status.SCHEDULED)
+    return tournament
+
+
+def resume_tournament(tournament_id: int) -> Tournament:
+    """paused -> running: scheduled games are queued and sent again."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status != Tournament.Status.PAUSED:
+            raise TournamentError(
+                f"The tournament is {tournament.status}; only a paused one resumes."
+            )
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        ids = list(
+            tournament.games.filter(status=Game.Status.SCHEDULED).values_list("id", flat=True)
+        )
+        Game.objects.filter(pk__in=ids).update(status=Game.Status.QUEUED, queued_at=timezone.now())
+        for game_id in ids:
+            enqueue_game(game_id)
+        if tournament.format == Tournament.Format.LADDER:
+            top_up_ladder(tournament)
+        finish_if_done(tournament)
+    return tournament
+
+
+def cancel_tournament(tournament_id: int) -> Tournament:
+    """running/paused/draft -> cancelled: games not started are void; running ones finish."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentError(f"The tournament is already {tournament.status}.")
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        tournament.games.filter(status__in=[Game.Status.SCHEDULED, Game.Status.QUEUED]).update(
+            status=Game.Status.VOID, error="tournament cancelled"
+        )
+    return tournament
+
+
+def finish_if_done(tournament: Tournament) -> bool:
+    """running -> finished once every game is done (and, for a ladder, its budget spent)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.games.exclude(status__in=Game.DONE).exists():
+        return False
+    if (
+        tournament.format == Tournament.Format.LADDER
+        and tournament.games.count() < tournament.ladder_games
+    ):
+        return False
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    log.info("tournament.finished %s", {"tournament_id": tournament.pk})
+    return True
+
+
+def progress(tournament: Tournament) -> dict[str, int]:
+    counts = dict(tournament.games.values_list("status").annotate(n=Count("id")).order_by())
+    total = (
+        planned_total(tournament)
+        if tournament.status == Tournament.Status.DRAFT
+        else max(planned_total(tournament), sum(counts.values()))
+    )
+    done = sum(counts.get(s, 0) for s in Game.DONE)
+    return {
+        "total": total,
+        "done": done,
+        "finished": counts.get(Game.Status.FINISHED, 0),
+        "failed": counts.get(Game.Status.FAILED, 0),
+        "running": counts.get(Game.Status.RUNNING, 0),
+        "queued": counts.get(Game.Status.QUEUED, 0) + counts.get(Game.Status.SCHEDULED, 0),
+        "percent": int(100 * done / total) if total else 0,
+    }

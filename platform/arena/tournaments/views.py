@@ -1,0 +1,109 @@
+"""Tournament pages: list, create, detail (settings, progress, standings, games), actions."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+import engine
+from arena.ratings.models import Rating
+
+from . import services
+from .forms import TournamentForm
+from .models import Tournament
+
+ACTIONS = {
+    "start": services.start_tournament,
+    "pause": services.pause_tournament,
+    "resume": services.resume_tournament,
+    "cancel": services.cancel_tournament,
+}
+
+
+def _get_tournament_for_organiser(request, tournament_id: int) -> Tournament:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not tournament.can_edit(request.user):
+        raise PermissionDenied("Only the tournament's organiser may change it.")
+    return tournament
+
+
+def tournament_list(request):
+    tournaments = Tournament.objects.select_related("organiser")
+    title = request.GET.get("title")
+    if title:
+        tournaments = tournaments.filter(title=title)
+    page = Paginator(tournaments, 50).get_page(request.GET.get("page"))
+    return render(request, "tournaments/list.html", {"page": page, "titles": engine.titles()})
+
+
+@login_required
+def tournament_new(request):
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.create_tournament(
+                organiser=request.user,
+                name=data["name"],
+                title=data["title"],
+                seats=data["seats"],
+                entrants=list(data["entrants"]),
+                format=data["format"],
+                rounds=data["rounds"],
+                ladder_games=data["ladder_games"],
+                options=data["options"],
+                decision_ms=data["decision_ms"],
+                bank_ms=data["bank_ms"],
+                seed=data["seed"],
+            )
+        except engine.ConfigError as err:
+            form.add_error("options", str(err))
+        except services.TournamentError as err:
+            form.add_error("entrants", str(err))
+        else:
+            messages.success(request, "Tournament created as a draft. Start it when ready.")
+            return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form})
+
+
+def tournament_detail(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    standings = (
+        Rating.objects.filter(tournament=tournament)
+        .select_related("bot_version__bot__owner")
+        .order_by("-ordinal", "bot_version_id")
+    )
+    games = tournament.games.prefetch_related("seats__bot_version__bot").order_by("number")
+    page = Paginator(games, 50).get_page(request.GET.get("page"))
+    entrants = tournament.entries.select_related("bot_version__bot__owner")
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "can_edit": tournament.can_edit(request.user),
+            "progress": services.progress(tournament),
+            "standings": standings,
+            "page": page,
+            "entrants": entrants,
+        },
+    )
+
+
+@login_required
+@require_POST
+def tournament_action(request, tournament_id: int, action: str):
+    tournament = _get_tournament_for_organiser(request, tournament_id)
+    if action not in ACTIONS:
+        raise PermissionDenied(f"Unknown action {action!r}.")
+    try:
+        ACTIONS[action](tournament.pk)
+    except services.TournamentError as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(
+            request, f"Tournament {action}ed." if action != "cancel" else "Tournament cancelled."
+        )
+    return redirect(tournament)

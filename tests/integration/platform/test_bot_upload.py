@@ -1,0 +1,189 @@
+"""Uploading bot versions on the web form: good files are stored once, bad ones refused."""
+
+import io
+import stat
+import zipfile
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from arena.bots.artifacts import artifact_path
+from arena.bots.models import BotVersion
+from tests.factories import RANDOM_BOT_SOURCE, make_bot, make_user, zip_bytes
+
+pytestmark = pytest.mark.django_db
+
+MANIFEST = {"title": "citadels", "entry": "bot.py"}
+
+
+@pytest.fixture
+def alice_bot(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    alice = make_user("alice")
+    client.force_login(alice)
+    return make_bot(alice, title="citadels", name="thinker")
+
+
+def upload(client, bot, name: str, data: bytes):
+    response = client.post(
+        f"/bots/{bot.pk}/upload/", {"file": SimpleUploadedFile(name, data)}, follow=True
+    )
+    assert response.status_code == 200
+    return [str(m) for m in response.context["messages"]]
+
+
+def assert_refused(client, bot, name, data, *words):
+    messages = upload(client, bot, name, data)
+    assert len(messages) == 1 and messages[0].startswith("Upload refused:"), messages
+    for word in words:
+        assert word in messages[0]
+    assert not BotVersion.objects.filter(bot=bot).exists()
+    assert not [p for p in settings.MEDIA_ROOT.rglob("*") if p.is_file()]  # nothing half-stored
+    return messages[0]
+
+
+def _entry(name: str, mode: int, content: bytes = b"x") -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.json", '{"entry": "bot.py"}')
+        archive.writestr("bot.py", RANDOM_BOT_SOURCE)
+        info = zipfile.ZipInfo(name)
+        info.external_attr = mode << 16
+        archive.writestr(info, content)
+    return buffer.getvalue()
+
+
+def test_it_stores_a_single_py_file_as_a_pending_version(
+    client, alice_bot, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as callbacks:
+        messages = upload(client, alice_bot, "bot.py", RANDOM_BOT_SOURCE.encode())
+    version = BotVersion.objects.get(bot=alice_bot)
+    assert "Version 1 uploaded" in messages[0]
+    assert version.status == BotVersion.Status.PENDING
+    assert version.artifact_format == "py"
+    assert artifact_path(version.sha256, "py").read_bytes() == RANDOM_BOT_SOURCE.encode()
+    assert len(callbacks) == 1  # validation is sent only once the upload is committed
+
+
+def test_it_stores_a_zip_with_a_manifest(client, alice_bot):
+    data = zip_bytes(
+        {"bot.py": RANDOM_BOT_SOURCE, "lib/util.py": "X = 1\n"},
+        manifest={"entry": "bot.py", "title": "citadels"},
+    )
+    upload(client, alice_bot, "bot.zip", data)
+    version = BotVersion.objects.get(bot=alice_bot)
+    assert (version.artifact_format, version.entry) == ("zip", "bot.py")
+
+
+def test_it_recognises_the_same_artifact_uploaded_twice(client, alice_bot):
+    upload(client, alice_bot, "bot.py", RANDOM_BOT_SOURCE.encode())
+    messages = upload(client, alice_bot, "again.py", RANDOM_BOT_SOURCE.encode())
+    assert "same file as version 1" in messages[0]
+    assert BotVersion.objects.filter(bot=alice_bot).count() == 1
+
+
+def test_it_refuses_an_empty_file(client, alice_bot):
+    assert_refused(client, alice_bot, "bot.py", b"", "empty")
+
+
+def test_it_refuses_a_file_over_the_size_limit(client, alice_bot, settings):
+    settings.ARENA_UPLOAD_MAX_BYTES = 2048
+    assert_refused(client, alice_bot, "bot.py", b"#" * 4096, "at most 2.0 KiB")
+
+
+def test_it_refuses_a_py_file_that_is_not_utf8(client, alice_bot):
+    assert_refused(client, alice_bot, "bot.py", "print('héllo')".encode("latin-1"), "not UTF-8")
+
+
+def test_it_refuses_a_zip_with_a_py_file_that_is_not_utf8(client, alice_bot):
+    data = zip_bytes({"bot.py": "x = 'é'".encode("latin-1")}, manifest=MANIFEST)
+    assert_refused(client, alice_bot, "bot.zip", data, "bot.py is not UTF-8")
+
+
+def test_it_refuses_a_zip_with_path_traversal(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE, "../evil.py": "x"}, manifest=MANIFEST)
+    assert_refused(client, alice_bot, "bot.zip", data, "'../evil.py'", "outside")
+
+
+def test_it_refuses_a_zip_with_an_absolute_path(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE, "/etc/cron.d/evil": "x"}, manifest=MANIFEST)
+    assert_refused(client, alice_bot, "bot.zip", data, "absolute path")
+
+
+def test_it_refuses_a_zip_with_a_symlink(client, alice_bot):
+    data = _entry("secrets", stat.S_IFLNK | 0o777, b"/etc/passwd")
+    assert_refused(client, alice_bot, "bot.zip", data, "symbolic link")
+
+
+def test_it_refuses_a_zip_with_a_device_file(client, alice_bot):
+    data = _entry("null", stat.S_IFCHR | 0o666)
+    assert_refused(client, alice_bot, "bot.zip", data, "device or special file")
+
+
+def test_it_refuses_a_zip_bomb_before_unpacking(client, alice_bot, settings):
+    bomb = zip_bytes(
+        {"bot.py": RANDOM_BOT_SOURCE, "data.bin": b"\0" * (30 * 1024 * 1024)},
+        manifest=MANIFEST,
+    )
+    assert len(bomb) < settings.ARENA_UPLOAD_MAX_BYTES  # small on the wire
+    assert_refused(client, alice_bot, "bot.zip", bomb, "zip bomb", "Nothing was unpacked")
+
+
+def test_it_refuses_a_zip_that_unpacks_too_large(client, alice_bot, settings):
+    settings.ARENA_UPLOAD_MAX_UNPACKED_BYTES = 4096
+    data = zip_bytes(
+        {"bot.py": RANDOM_BOT_SOURCE, "notes.txt": bytes(range(256)) * 40},
+        manifest=MANIFEST,
+    )
+    assert_refused(client, alice_bot, "bot.zip", data, "Unpacked, the zip would take")
+
+
+def test_it_refuses_a_zip_with_too_many_files(client, alice_bot, settings):
+    settings.ARENA_UPLOAD_MAX_FILES = 5
+    files = {f"f{i}.py": "x = 1\n" for i in range(10)}
+    assert_refused(
+        client,
+        alice_bot,
+        "bot.zip",
+        zip_bytes(files, manifest={"entry": "f1.py", "title": "citadels"}),
+        "at most 5",
+    )
+
+
+def test_it_refuses_a_zip_without_a_manifest(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE})
+    assert_refused(client, alice_bot, "bot.zip", data, "no bot.json", "entry point")
+
+
+def test_it_refuses_a_manifest_naming_a_missing_entry_point(client, alice_bot):
+    data = zip_bytes({"main.py": RANDOM_BOT_SOURCE}, manifest=MANIFEST)
+    assert_refused(client, alice_bot, "bot.zip", data, "'bot.py'", "no such file")
+
+
+def test_it_refuses_a_manifest_without_a_title(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE}, manifest={"entry": "bot.py"})
+    assert_refused(client, alice_bot, "bot.zip", data, "names no title", '"title": "citadels"')
+
+
+def test_it_refuses_a_bot_for_the_wrong_title(client, alice_bot):
+    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE}, manifest={"entry": "bot.py", "title": "praga"})
+    assert_refused(client, alice_bot, "bot.zip", data, "'praga'", "'citadels'")
+
+
+def test_it_refuses_a_file_that_is_neither_python_nor_zip(client, alice_bot):
+    assert_refused(client, alice_bot, "bot.exe", b"MZ\x90\x00", "neither a .py file nor a zip")
+
+
+def test_it_refuses_a_corrupt_zip(client, alice_bot):
+    assert_refused(client, alice_bot, "bot.zip", b"PK\x03\x04 not really", "cannot be read")
+
+
+def test_it_refuses_a_huge_upload_before_reading_it(client, alice_bot, settings):
+    settings.ARENA_UPLOAD_MAX_BYTES = 2048
+    big = SimpleUploadedFile("bot.py", b"#" * (200 * 1024))
+    response = client.post(f"/bots/{alice_bot.pk}/upload/", {"file": big}, follow=True)
+    messages = [str(m) for m in response.context["messages"]]
+    assert messages == ["Upload refused: uploads may be at most 2 KiB."]
+    assert not BotVersion.objects.filter(bot=alice_bot).exists()

@@ -1,0 +1,156 @@
+"""Claim, store, release and sweep, one step at a time, on PostgreSQL (no worker needed)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from arena.bots.services import SeatPlan
+from arena.games import services
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating, RatingChange
+from arena.ratings.services import rating_ranks
+from arena.tournaments import services as tournaments
+from arena.tournaments.models import Tournament
+from tests.factories import make_builtin, make_tournament, make_user
+from workers.tasks import run_job
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def started(toy_title):
+    alice = make_user("alice")
+    versions = [make_builtin(alice) for _ in range(3)]
+    tournament = make_tournament(alice, versions, seats=2, rounds=1)
+    tournaments.start_tournament(tournament.pk)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def play(job):
+    return run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+
+
+def test_starting_a_tournament_sends_its_games_only_after_commit(
+    toy_title, django_capture_on_commit_callbacks
+):
+    alice = make_user("alice")
+    tournament = make_tournament(alice, [make_builtin(alice) for _ in range(3)], seats=2)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        tournaments.start_tournament(tournament.pk)
+        assert Game.objects.filter(tournament=tournament, status=Game.Status.QUEUED).count() == 3
+    assert len(callbacks) == 3  # one play_game per game, none sent inside the transaction
+
+
+def test_a_second_claim_of_the_same_game_finds_nothing(started):
+    game = started.games.first()
+    assert services.claim_game(game.pk, worker="w1") is not None
+    assert services.claim_game(game.pk, worker="w2") is None
+    game.refresh_from_db()
+    assert (game.status, game.worker, game.attempts) == (Game.Status.RUNNING, "w1", 1)
+
+
+def test_storing_a_result_twice_changes_nothing_the_second_time(started):
+    game = started.games.first()
+    outcome = play(services.claim_game(game.pk, worker="w1"))
+    assert services.store_game_result(game.pk, outcome) is True
+    seats_before = list(GameSeat.objects.filter(game=game).values())
+    changes_before = RatingChange.objects.count()
+    assert services.store_game_result(game.pk, outcome) is False
+    assert list(GameSeat.objects.filter(game=game).values()) == seats_before
+    assert RatingChange.objects.count() == changes_before == 2
+
+
+def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
+    first, second, third = started.games.order_by("number")
+    jobs = {g.number: services.claim_game(g.pk, worker="w") for g in (first, second, third)}
+    services.store_game_result(third.pk, play(jobs[3]))
+    services.store_game_result(second.pk, play(jobs[2]))
+    assert not RatingChange.objects.exists()  # game 1 is still running
+    services.store_game_result(first.pk, play(jobs[1]))
+    rated = list(RatingChange.objects.order_by("id").values_list("game__number", flat=True))
+    assert rated == [1, 1, 2, 2, 3, 3]
+    started.refresh_from_db()
+    assert started.status == Tournament.Status.FINISHED
+
+
+def test_a_faulted_seat_ranks_below_every_clean_seat_for_ratings(started):
+    game = started.games.first()
+    outcome = play(services.claim_game(game.pk, worker="w"))
+    winner = outcome["result"]["ranks"].index(1)
+    outcome["faults"][winner] = [{"kind": "timeout", "decision": 3, "message": "took 2 s"}]
+    outcome["seat_status"][winner] = "faulted"
+    services.store_game_result(game.pk, outcome)
+    seat = GameSeat.objects.get(game=game, seat=winner)
+    assert (seat.rank, seat.status, seat.rating_rank) == (1, "faulted", 2)
+    rating = Rating.objects.get(tournament=started, bot_version=seat.bot_version)
+    assert rating.mu < 25  # rated as the loser although it scored best
+    assert rating.faulted_games == 1
+
+
+def test_rating_ranks_put_faults_last_and_keep_ties():
+    seats = [
+        GameSeat(seat=0, rank=1, status="faulted"),
+        GameSeat(seat=1, rank=2, status="ok"),
+        GameSeat(seat=2, rank=2, status="ok"),
+        GameSeat(seat=3, rank=4, status="disqualified"),
+    ]
+    assert rating_ranks(seats) == [3, 1, 1, 4]
+
+
+def test_the_sweeper_requeues_an_expired_lease_and_fails_after_k_attempts(
+    started, settings, django_capture_on_commit_callbacks
+):
+    settings.ARENA_GAME_MAX_ATTEMPTS = 2
+    game = started.games.first()
+    services.claim_game(game.pk, worker="lost")
+    Game.objects.filter(pk=game.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks() as sent:
+        assert services.sweep_games()["requeued"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.QUEUED and "lease expired on worker lost" in game.error
+    assert len(sent) == 1
+    services.claim_game(game.pk, worker="lost-again")
+    Game.objects.filter(pk=game.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert services.sweep_games()["failed"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FAILED
+    assert game.error.startswith("gave up after 2 attempts")
+
+
+def test_the_sweeper_resends_a_queued_game_nobody_claimed(
+    started, settings, django_capture_on_commit_callbacks
+):
+    Game.objects.filter(tournament=started).update(queued_at=timezone.now() - timedelta(hours=1))
+    with django_capture_on_commit_callbacks() as sent:
+        assert services.sweep_games()["resent"] == 3
+    assert len(sent) == 3
+
+
+def test_a_paused_tournament_gives_workers_nothing_to_claim(started):
+    tournaments.pause_tournament(started.pk)
+    game = started.games.first()
+    assert services.claim_game(game.pk, worker="w") is None
+    tournaments.resume_tournament(started.pk)
+    assert services.claim_game(game.pk, worker="w") is not None
+
+
+def test_cancelling_voids_games_not_started_and_keeps_played_ones(started):
+    first = started.games.order_by("number").first()
+    services.store_game_result(first.pk, play(services.claim_game(first.pk, worker="w")))
+    tournaments.cancel_tournament(started.pk)
+    statuses = list(started.games.order_by("number").values_list("status", flat=True))
+    assert statuses == ["finished", "void", "void"]
+
+
+def test_uploaded_bots_never_run_without_the_sandbox(settings, tmp_path):
+    from workers.tasks import validate
+
+    settings.ARENA_SANDBOX = "none"
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('hello')\n")
+    report = validate("praga", str(bot), limits={"decision_ms": 100})
+    assert not report.ok and "ARENA_SANDBOX=none" in report.reason
+    plan = [SeatPlan("process", "upload", str(bot)), SeatPlan("builtin", "random", None)]
+    with pytest.raises(RuntimeError, match="never run here"):
+        run_job("praga", plan, seed=1, options={}, limits={"decision_ms": 100})

@@ -1,0 +1,110 @@
+"""The pages and read endpoints everyone sees, and what each one shows."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from arena.games import services as games
+from arena.games.models import Game, GameSeat
+from arena.tournaments import services as tournaments
+from tests.factories import make_builtin, make_tournament, make_user
+from workers.tasks import run_job
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(toy_title):
+    """A finished two-game tournament of the toy title, played in-process."""
+    alice = make_user("alice")
+    versions = [make_builtin(alice, name=f"bot-{i}") for i in range(2)]
+    tournament = make_tournament(alice, versions, seats=2, name="Pages cup")
+    tournaments.start_tournament(tournament.pk)
+    for game in Game.objects.filter(tournament=tournament):
+        job = games.claim_game(game.pk, worker="w")
+        outcome = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+        )
+        outcome["stderr"] = ["log of seat 0", "log of seat 1"]
+        games.store_game_result(game.pk, outcome)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_every_public_page_renders_for_the_anonymous_client(client, played):
+    game = played.games.first()
+    bot = game.seats.first().bot_version.bot
+    for url in [
+        "/",
+        "/tournaments/",
+        f"/tournaments/{played.pk}/",
+        f"/bots/{bot.pk}/",
+        f"/games/{game.pk}/",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    assert b"Pages cup" in client.get("/").content
+
+
+def test_the_tournament_page_shows_progress_and_standings(client, played):
+    page = client.get(f"/tournaments/{played.pk}/").content.decode()
+    assert "2 / 2 games done" in page
+    assert page.count("alice/bot-") >= 2
+    assert 'id="standings"' in page
+
+
+def test_the_game_page_offers_the_replay_and_only_the_owner_sees_the_log_link(client, played):
+    game = played.games.first()
+    assert b"stderr</a>" not in client.get(f"/games/{game.pk}/").content
+    client.force_login(played.organiser)
+    assert b"stderr</a>" in client.get(f"/games/{game.pk}/").content
+    replay = client.get(f"/games/{game.pk}/replay.json")
+    assert replay["Content-Disposition"].startswith("attachment")
+    assert replay.json()["title"] == "toy" and replay.json()["seed"] == game.seed
+
+
+def test_a_bot_that_faults_in_many_games_is_flagged_on_its_page(client, played, settings):
+    version = played.games.first().seats.first().bot_version
+    page = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert 'id="fault-flag"' not in page
+    alice = played.organiser
+    for _ in range(5):
+        t = make_tournament(alice, [version, make_builtin(alice)], seats=2, name="faulty")
+        g = Game.objects.create(tournament=t, number=1, seed=1, status=Game.Status.FINISHED)
+        GameSeat.objects.create(
+            game=g, seat=0, bot_version=version, status="faulted", fault_count=1
+        )
+    page = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert 'id="fault-flag"' in page and "faulted in 5 of its 7 games" in page
+
+
+def test_a_rule_option_the_title_refuses_is_shown_on_the_form(client, toy_title):
+    alice = make_user("alice")
+    versions = [make_builtin(alice) for _ in range(2)]
+    client.force_login(alice)
+    response = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Bad options", "title": "toy", "seats": 2, "format": "round_robin",
+            "rounds": 1, "ladder_games": 0, "options": "max_cards = 9", "decision_ms": 1000,
+            "bank_ms": 1000, "seed": 1, "entrants": [v.pk for v in versions],
+        },
+    )  # fmt: skip
+    assert response.status_code == 200
+    errors = response.context["form"].errors["options"]
+    assert "max_cards" in errors[0] and "9 is not allowed" in errors[0]
+
+
+def test_the_api_lists_games_with_filters_and_pagination(played):
+    api = APIClient()
+    body = api.get("/api/games/", {"tournament": played.pk, "status": "finished"}).json()
+    assert body["count"] == 2 and len(body["results"]) == 2
+    assert {s["seat"] for s in body["results"][0]["seats"]} == {0, 1}
+    standings = api.get(f"/api/tournaments/{played.pk}/standings/").json()
+    assert [s["games"] for s in standings] == [2, 2]
+    assert api.get("/api/games/", {"status": "queued"}).json()["count"] == 0
+
+
+def test_the_openapi_schema_is_served(client):
+    response = client.get("/api/schema/")
+    assert response.status_code == 200
+    assert b"/api/tournaments/{id}/start/" in response.content

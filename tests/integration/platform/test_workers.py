@@ -1,0 +1,125 @@
+"""Tournaments played to the end by real Celery worker processes (Redis broker, PostgreSQL)."""
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from arena.bots.models import Bot, BotVersion
+from arena.bots.services import upload_version
+from arena.games import services as games
+from arena.games.models import Game, GameSeat
+from arena.tournaments.models import Tournament
+from arena.tournaments.services import TournamentError
+from tests.factories import make_builtin, make_tournament, make_user
+from tests.integration.platform.tournaments import (
+    assert_standings_match_stored_games,
+    run_to_the_end,
+)
+from tests.support.platform import wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def entrants(toy_title):
+    alice = make_user("alice")
+    return alice, [make_builtin(alice, builtin="random") for _ in range(3)]
+
+
+def test_a_round_robin_runs_to_the_end_on_real_workers(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions, seats=2, rounds=2))
+    games = Game.objects.filter(tournament=tournament)
+    assert games.count() == 6 and not games.exclude(status="finished").exists()
+    assert all(g.record and g.record["title"] == "toy" for g in games)
+    per_seat = Counter(
+        GameSeat.objects.filter(game__tournament=tournament).values_list("bot_version", "seat")
+    )
+    assert set(per_seat.values()) == {2}  # every entrant twice in each seat
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_duplicate_tournament_replays_each_table_with_one_seed(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(
+        make_tournament(alice, versions, seats=3, format=Tournament.Format.DUPLICATE)
+    )
+    games = list(Game.objects.filter(tournament=tournament))
+    assert len(games) == 3 and len({g.seed for g in games}) == 1
+    decks = {tuple(g.record["chance"]) for g in games}
+    assert len(decks) == 1  # the same cards in every rotation
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_ladder_plays_its_games_and_closes(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(
+        make_tournament(alice, versions, seats=2, format=Tournament.Format.LADDER, ladder_games=7)
+    )
+    games = Game.objects.filter(tournament=tournament)
+    assert games.count() == 7 and not games.exclude(status="finished").exists()
+    counts = Counter(
+        GameSeat.objects.filter(game__tournament=tournament).values_list("bot_version", flat=True)
+    )
+    assert max(counts.values()) - min(counts.values()) <= 2  # nobody starves
+    assert_standings_match_stored_games(tournament)
+
+
+def test_a_second_delivery_of_a_played_game_finds_nothing_to_do(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
+    game = Game.objects.filter(tournament=tournament).first()
+    stored = (game.attempts, game.finished_at, game.record)
+    from workers.celery import app
+
+    app.send_task("workers.play_game", args=[game.pk])
+    wait_for(
+        lambda: (
+            f"'game_id': {game.pk}, 'worker'"
+            in celery_workers.log().split("game.claim.skipped")[-1]
+        ),
+        what="the worker to skip the duplicate",
+    )
+    game.refresh_from_db()
+    assert (game.attempts, game.finished_at, game.record) == stored
+
+
+def test_a_game_held_by_a_lost_worker_is_swept_and_played_again(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
+    game = Game.objects.filter(tournament=tournament).last()
+    # Pretend a worker claimed it again and died: running, lease expired, result lost.
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.RUNNING, lease_until=timezone.now() - timedelta(seconds=1), rated=True
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    assert games.sweep_games()["requeued"] == 1
+    wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", what="the replay")
+    game.refresh_from_db()
+    assert game.attempts == 2
+
+
+CRASHING_BOT = """import sys
+sys.stdin.readline()
+print("I cannot find my weights file", file=sys.stderr)
+raise SystemExit(3)
+"""
+
+
+def test_a_worker_rejects_a_bot_that_crashes_and_tells_its_owner_why(
+    celery_workers, toy_title, settings, arena_files
+):
+    alice = make_user("alice")
+    bot = Bot.objects.create(owner=alice, title="toy", name="crasher")
+    version = upload_version(bot=bot, filename="bot.py", data=CRASHING_BOT.encode())
+    version = wait_for(
+        lambda: BotVersion.objects.filter(pk=version.pk, status__in=["ready", "rejected"]).first(),
+        what="the worker to validate the upload",
+    )
+    assert version.status == BotVersion.Status.REJECTED
+    assert "crash" in version.reason
+    assert "I cannot find my weights file" in version.validation_stderr
+    with pytest.raises(TournamentError, match="only ready versions"):
+        make_tournament(alice, [version, make_builtin(alice)], seats=2)

@@ -1,0 +1,160 @@
+"""Platform test set-up: real PostgreSQL, real Redis, real Celery worker processes.
+
+Imported by tests/conftest.py. ``ARENA_DATABASE_URL`` defaults to the local PostgreSQL (pytest-
+django creates ``test_arena`` / ``test_arena_gw<n>`` from it); each xdist process gets its own
+Redis database (15, 14, ...) so the workers of one process never take another's games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/arena"
+REDIS_URL = "redis://127.0.0.1:6379"
+
+
+def _xdist_index() -> int:
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+REDIS_DB = 15 - _xdist_index()
+BROKER_URL = f"{REDIS_URL}/{REDIS_DB}"
+
+
+def _configure() -> None:
+    """Point Django at PostgreSQL and Redis before any connection is made."""
+    from django.conf import settings
+    from django.db import connections
+
+    from arena.settings import broker_from_url, database_from_url
+
+    os.environ.setdefault("ARENA_DATABASE_URL", TEST_DATABASE_URL)
+    settings.DATABASES["default"].update(database_from_url(os.environ["ARENA_DATABASE_URL"]))
+    # Tests sign people in by the dozen; the production hasher is slow on purpose.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A connection object made before this point still has the default backend.
+    with contextlib.suppress(AttributeError):
+        del connections["default"]
+    settings.CELERY_BROKER_URL, settings.CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
+        BROKER_URL
+    )
+
+
+_configure()
+
+
+def wait_for(predicate, *, timeout: float = 120, what: str = "the condition"):
+    """Poll until ``predicate()`` is truthy (games are played by other processes)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what} after {timeout} s")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def arena_files(tmp_path_factory):
+    """Media and bot-cache folders shared by this test process and its workers."""
+    root = tmp_path_factory.mktemp("arena-files")
+    from django.conf import settings
+
+    settings.MEDIA_ROOT = root / "media"
+    settings.ARENA_BOT_CACHE = root / "bot-cache"
+    return root
+
+
+def _flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(BROKER_URL).flushdb()
+
+
+@pytest.fixture(scope="session")
+def celery_workers(django_db_setup, django_db_blocker, arena_files):
+    """A real Celery worker (prefork, two processes) on the test database and Redis.
+
+    Killed (its whole process group) when the session ends, before the test database goes.
+    """
+    from django.db import connection
+
+    _flush_redis()
+    url = urlsplit(os.environ["ARENA_DATABASE_URL"])
+    database_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+    log_path = arena_files / "worker.log"
+    env = {
+        **os.environ,
+        "ARENA_DATABASE_URL": database_url,
+        "ARENA_BROKER_URL": BROKER_URL,
+        "ARENA_MEDIA_ROOT": str(arena_files / "media"),
+        "ARENA_BOT_CACHE": str(arena_files / "bot-cache"),
+        "ARENA_LOG_LEVEL": "INFO",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+    }
+    command = [
+        sys.executable, "-m", "tests.support.celery_worker", "worker",
+        "--concurrency", "2", "--pool", "prefork", "--loglevel", "INFO",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "--hostname", f"test-{REDIS_DB}@%h",
+    ]  # fmt: skip
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_for(
+            lambda: b"ready." in log_path.read_bytes() or process.poll() is not None,
+            timeout=60,
+            what="the Celery worker to start",
+        )
+        if process.poll() is not None:
+            raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text())
+        yield WorkerHandle(process, log_path)
+    finally:
+        _stop(process)
+        _flush_redis()
+
+
+class WorkerHandle:
+    def __init__(self, process: subprocess.Popen, log_path: Path):
+        self.process = process
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)  # a warm shutdown: Celery stops its own pool
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=15)
+    with contextlib.suppress(ProcessLookupError):  # anything left of its process group
+        os.killpg(process.pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def toy_title():
+    """The toy title registered in this process for one test (workers always know it)."""
+    from tests.support.registry import registered
+    from tests.support.toy_title import TOY
+
+    with registered(TOY) as title:
+        yield title

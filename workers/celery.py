@@ -1,0 +1,40 @@
+"""The Celery app of Meeple Arena: broker and options come from the Django settings.
+
+Start a worker from the project root with::
+
+    .venv/bin/celery -A workers.celery worker --concurrency 2 --loglevel INFO
+
+The platform's folder holding the ``arena`` package is put on the path here, so workers start
+from any entry point without shadowing Python's standard ``platform`` module.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+_PLATFORM_DIR = str(Path(__file__).resolve().parent.parent / "platform")
+if _PLATFORM_DIR not in sys.path:
+    sys.path.insert(0, _PLATFORM_DIR)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+
+from celery import Celery  # noqa: E402
+from celery.signals import worker_init  # noqa: E402
+
+app = Celery("arena")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.imports = ["workers.tasks"]
+if app.conf.broker_url.startswith("filesystem"):
+    # The filesystem transport has no broadcast; workers need no remote control here.
+    app.conf.worker_enable_remote_control = False
+
+
+@worker_init.connect
+def _import_before_forking(**kwargs) -> None:
+    """Import the platform, the engine's titles and the runner once in the parent, so each
+    forked pool process starts its first game warm."""
+    import arena.games.services  # noqa: F401
+    import arena.ratings.services  # noqa: F401
+    import engine  # noqa: F401
+    import workers.match  # noqa: F401
