@@ -259,8 +259,8 @@ class PragaState(State):
         self.t_claims = []
         self.t_start_tops = [self.ab_top[self.cur][1 + a] for a in range(6)]
         self.t_lateral = [0, 0]
-        self.t_road_free = 0
-        self.t_road_egg = 0
+        self.t_road_free = ()  # sections whose effects wait (two road actions in a turn: two)
+        self.t_road_egg = ()
         self.t_flags = set()
         self.t_ending = False
 
@@ -336,11 +336,20 @@ class PragaState(State):
         for k in (0, 1):
             if self.t_lateral[k]:
                 out.append({"kind": "lateral", "structure": STRUCTS[k]})
-        if self.t_road_free and self._road_free_payable(s):
-            out.append({"kind": "road_effect", "effect": "free"})
-        if self.t_road_egg and self.eggs[s]:
-            out.append({"kind": "road_effect", "effect": "egg", "choice": 0})
-            out.append({"kind": "road_effect", "effect": "egg", "choice": 1})
+        for section in self.t_road_free:
+            if self._road_free_payable(s, section):
+                out.append({"kind": "road_effect", "effect": "free", "section": section})
+        if self.eggs[s]:
+            for section in self.t_road_egg:
+                for choice in (0, 1):
+                    out.append(
+                        {
+                            "kind": "road_effect",
+                            "effect": "egg",
+                            "choice": choice,
+                            "section": section,
+                        }
+                    )
         if self.seal_rights[s] and self.cubes[s]:  # seed §玺印: a cube marks the seal
             for i, seal in enumerate(self.c.seals):
                 if self.seal_owner[i] == -1 and self._can_pay(s, seal["cost"]):
@@ -439,14 +448,12 @@ class PragaState(State):
         self._lateral(self.cur, k)
 
     def _menu_road_effect(self, option: dict) -> None:
-        s = self.cur
+        s, section = self.cur, option["section"]
         if option["effect"] == "free":
-            section = self.t_road_free
-            self.t_road_free = 0
+            self.t_road_free = tuple(x for x in self.t_road_free if x != section)
             self._road_free_effect(s, section)
         else:
-            section = self.t_road_egg
-            self.t_road_egg = 0
+            self.t_road_egg = tuple(x for x in self.t_road_egg if x != section)
             self.eggs[s] -= 1
             self._gain(s, self.c.road["sections"][SECTIONS[section]]["egg"][option["choice"]])
 
@@ -487,11 +494,10 @@ class PragaState(State):
             while self.t_lateral[k]:
                 self.t_lateral[k] -= 1
                 self._lateral(s, k)
-        if self.t_road_free:
-            free = self._road_free(self.t_road_free)
-            if free["kind"] in ("gain", "per_period1_upgrade", "per_silver"):
-                self._road_free_effect(s, self.t_road_free)
-        self.t_road_free = self.t_road_egg = 0
+        for section in self.t_road_free:
+            if self._road_free(section)["kind"] in ("gain", "per_period1_upgrade", "per_silver"):
+                self._road_free_effect(s, section)
+        self.t_road_free = self.t_road_egg = ()
 
     def _finish_turn(self) -> None:
         s = self.cur
@@ -978,8 +984,10 @@ class PragaState(State):
         nxt = self.road[s] + 1
         self.road[s] = nxt
         if nxt <= 3:
-            self.t_road_free = nxt
-            self.t_road_egg = nxt
+            # 000 §关于使用时机的说明: a section's effects wait in any order, even behind
+            # the next section's when the road is built twice in a turn
+            self.t_road_free += (nxt,)
+            self.t_road_egg += (nxt,)
             return
         self.eggs[s] -= 1
         if nxt == 4:
@@ -997,8 +1005,8 @@ class PragaState(State):
                 return self.c.road["replacement_tiles"][tile]
         return self.c.road["sections"][name]["free"]
 
-    def _road_free_payable(self, s: int) -> bool:
-        free = self._road_free(self.t_road_free)
+    def _road_free_payable(self, s: int, section: int) -> bool:
+        free = self._road_free(section)
         if free["kind"] == "pay_for_vp":
             return self._can_pay(s, free["cost"])
         return free["kind"] in ("gain", "per_period1_upgrade", "per_silver")
