@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench setup system-deps clean
+.PHONY: demo test lint format bench setup sandbox-deps browser-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -15,20 +15,26 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# Debian packages the sandbox and the browser tests need (root only; skipped if present).
-system-deps:
-	@command -v bwrap >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap chromium; \
-	  else echo "Install bubblewrap and chromium (Debian packages) to run every test"; fi; }
+# Debian packages (root only; skipped when present): bubblewrap for the bot sandbox, which the
+# demo needs too, and chromium for the browser test.
+sandbox-deps:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	  else echo "Install the Debian package bubblewrap: bots run in its sandbox"; exit 1; fi; }
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "Install the Debian package chromium: the browser test drives it"; exit 1; fi; }
 
 # The platform demo on embedded defaults (SQLite, filesystem broker): migrate, seed, then a
 # worker plays the demo tournaments while the site serves http://127.0.0.1:8000 (Ctrl-C stops all).
-demo: setup
+demo: setup sandbox-deps
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py run_demo
 
-test: setup system-deps
+test: setup sandbox-deps browser-deps
 	$(PY) -m pytest -n 2 -q
 
 lint: setup
@@ -42,6 +48,7 @@ format: setup
 bench: setup
 	$(PY) bench/engine.py
 	$(PY) bench/protocol.py
+	$(PY) bench/platform.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

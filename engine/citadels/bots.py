@@ -226,10 +226,6 @@ class HeuristicBot(Bot):
             return -20
         return _cost(option["district"]) * 4 - 10
 
-    def rate_announce(self, view, option):
-        mine = len(view.city)
-        return 10 if mine >= max(len(c) for c in view.obs["cities"]) else -10
-
     def rate_thank(self, view, option):
         return 10
 

@@ -49,8 +49,9 @@ def remove_district(s, seat: int, index: int) -> int:
     if kind == MUSEUM and s.museum[seat]:
         to_bottom(s, s.museum[seat])
         s.museum[seat] = ()
-    if kind == BELL_TOWER and s.bell_tower:
-        s.bell_tower = False  # reference §1.3: the normal end condition returns
+    if kind == BELL_TOWER and not any(BELL_TOWER in city for city in s.cities):
+        # seed 001 FAQ ☆鐘塔: only while a Bell Tower stands; then the normal end returns.
+        s.bell_tower = False
         s.events.append({"event": "bell_tower", "seat": seat, "active": False})
     to_bottom(s, [kind])
     return kind
@@ -117,19 +118,17 @@ def lighthouse(s, seat, payload, option: dict) -> None:
     s.events.append({"event": "lighthouse", "seat": seat})
 
 
-def bell_tower_options(s, seat, payload) -> list[dict]:
-    return [{"kind": "announce"}, {"kind": "decline"}]
-
-
-def bell_tower(s, seat, payload, option: dict) -> None:
-    """Bell Tower (reference §1.3, seed 001 FAQ ☆鐘塔): on building it, its owner may announce
-    that the game ends with one district fewer (7 instead of 8) while it stands."""
-    if option["kind"] == "announce" and BELL_TOWER in s.cities[seat]:
-        s.bell_tower = True
-        s.events.append({"event": "bell_tower", "seat": seat, "active": True})
-        check_completion(s)
+def raise_bell_tower(s, seat: int) -> None:
+    """seed 001 FAQ ☆鐘塔: once built, the game *must* end when a city reaches 7 (one district
+    fewer than the threshold) for as long as the Bell Tower stands; the seed gives its owner no
+    choice, so the FFG "may announce" of reference §1.3 is not followed."""
+    if s.bell_tower:
+        return  # a second Bell Tower (Quarry, Wizard) lowers nothing further
+    s.bell_tower = True
+    s.events.append({"event": "bell_tower", "seat": seat, "active": True})
+    check_completion(s, bell_tower_raised=True)
 
 
 HANDLERS = {"laboratory": laboratory, "smithy": smithy, "museum": museum, "armory": armory}
-SUB_OPTIONS = {"lighthouse": lighthouse_options, "bell_tower": bell_tower_options}
-SUB_HANDLERS = {"lighthouse": lighthouse, "bell_tower": bell_tower}
+SUB_OPTIONS = {"lighthouse": lighthouse_options}
+SUB_HANDLERS = {"lighthouse": lighthouse}

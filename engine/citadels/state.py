@@ -21,7 +21,7 @@ _TABLE = (
     "crown",  # seat holding the crown
     "lineup",  # rank (0-9) -> character id in play this game, or -1
     "threshold",  # city size that ends the game (Bell Tower lowers it by one while active)
-    "bell_tower",  # True while an announced Bell Tower stands in a city
+    "bell_tower",  # True while a Bell Tower stands in a city (seed 001 FAQ ☆鐘塔)
     "end_triggered",
     "completed",  # per seat: reached the threshold once (bonus kept, seed 001 FAQ)
     "first_completers",  # seats earning +4 (several only through the Bell Tower FAQ)

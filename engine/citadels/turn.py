@@ -79,7 +79,7 @@ def set_crown(s, seat: int) -> None:
 
 
 def current_threshold(s) -> int:
-    """seed 001 ☆鐘塔: while an announced Bell Tower stands, one district fewer ends the game."""
+    """seed 001 ☆鐘塔: while a Bell Tower stands, one district fewer ends the game."""
     return s.threshold - 1 if s.bell_tower else s.threshold
 
 
@@ -164,10 +164,10 @@ def reveal(s, rank: int, seat: int) -> bool:
             return True
         return False
     s.events.append({"event": "reveal", "character": CHARACTER_IDS[character], "seat": seat})
+    if rank == s.robbed:
+        rob_now(s, seat)  # seed 001 FAQ 盜賊: before any action or district effect
     if character == KING:
         set_crown(s, seat)  # seed 001 國王; FAQ 女巫: a bewitched King keeps the crown too
-    if rank == s.robbed:
-        rob_now(s, seat)
     if character == TAX_COLLECTOR:
         s.tax_seat = s.witch if rank == s.bewitched else seat  # seed 001 FAQ 女巫: taxes to her
         for debtor in s.tax_owed:
@@ -328,13 +328,13 @@ def place_district(s, seat: int, kind: int) -> None:
     if kind == LIGHTHOUSE and s.deck:
         s.stack.append(("lighthouse", seat, None))
     elif kind == BELL_TOWER:
-        s.stack.append(("bell_tower", seat, None))
+        purples.raise_bell_tower(s, seat)
 
 
-def check_completion(s) -> None:
+def check_completion(s, bell_tower_raised: bool = False) -> None:
     """seed 001 勝利條件 and FAQ: the first complete city earns +4, later ones +2, kept even if a
     district is lost; the game ends at the end of the round. seed 001 FAQ ☆鐘塔: everyone who
-    has 7 when the Bell Tower is announced counts as first."""
+    has 7 when the Bell Tower is built counts as first (+4), even if a city of 8 came before."""
     threshold = current_threshold(s)
     newly = [
         seat
@@ -343,7 +343,7 @@ def check_completion(s) -> None:
     ]
     if not newly:
         return
-    first = not s.first_completers
+    first = bell_tower_raised or not s.first_completers
     for seat in newly:
         s.completed[seat] = True
         if first:

@@ -259,8 +259,8 @@ class PragaState(State):
         self.t_claims = []
         self.t_start_tops = [self.ab_top[self.cur][1 + a] for a in range(6)]
         self.t_lateral = [0, 0]
-        self.t_road_free = 0
-        self.t_road_egg = 0
+        self.t_road_free = ()  # sections whose effects wait (two road actions in a turn: two)
+        self.t_road_egg = ()
         self.t_flags = set()
         self.t_ending = False
 
@@ -336,12 +336,21 @@ class PragaState(State):
         for k in (0, 1):
             if self.t_lateral[k]:
                 out.append({"kind": "lateral", "structure": STRUCTS[k]})
-        if self.t_road_free and self._road_free_payable(s):
-            out.append({"kind": "road_effect", "effect": "free"})
-        if self.t_road_egg and self.eggs[s]:
-            out.append({"kind": "road_effect", "effect": "egg", "choice": 0})
-            out.append({"kind": "road_effect", "effect": "egg", "choice": 1})
-        if self.seal_rights[s]:
+        for section in self.t_road_free:
+            if self._road_free_payable(s, section):
+                out.append({"kind": "road_effect", "effect": "free", "section": section})
+        if self.eggs[s]:
+            for section in self.t_road_egg:
+                for choice in (0, 1):
+                    out.append(
+                        {
+                            "kind": "road_effect",
+                            "effect": "egg",
+                            "choice": choice,
+                            "section": section,
+                        }
+                    )
+        if self.seal_rights[s] and self.cubes[s]:  # seed §玺印: a cube marks the seal
             for i, seal in enumerate(self.c.seals):
                 if self.seal_owner[i] == -1 and self._can_pay(s, seal["cost"]):
                     out.append({"kind": "claim_seal", "seal": seal["id"]})
@@ -361,18 +370,24 @@ class PragaState(State):
         slot = self.slot_tile.index(t)
         frame = self.c.crane["frame"][(slot + self.rot) % 12]
         self.gold[s] -= frame.get("cost", 0)
-        # seed §回合结束 4: a tile that left the blue zone stays worth 5 points, stacking
+        # seed §回合结束 4: a tile that left the blue zone stays worth 5 points, stacking with
+        # the blue zone's points
         points = frame.get("points", 0) + self.token5[t] * self.c.crane["past_blue_token_points"]
         self.token5[t] = 0
         self.slot_tile[slot] = -1
         self.t_tile = t
         self._gain_vp(s, points)
-        if points and self._has_tech(s, "crane_vp") and "crane_vp" not in self.t_flags:
-            self.t_flags.add("crane_vp")
-            self._gain_vp(s, 1)
+        if points:
+            self._crane_points_tech(s)
         bonus = self.c.crane["slot_bonuses"][slot]
         self.t_wheel = slot if bonus else None
         self.t_special = bool(bonus) and bonus["kind"] == "special_or_vp"
+
+    def _crane_points_tech(self, s: int) -> None:
+        """000 §等级 Ⅰ: points from taking the tile (wheel or blue zone) earn 1 more, once."""
+        if "crane_vp" not in self.t_flags and self._has_tech(s, "crane_vp"):
+            self.t_flags.add("crane_vp")
+            self._gain_vp(s, 1)
 
     def _menu_action(self, option: dict) -> None:
         self.t_main_done = True
@@ -433,14 +448,12 @@ class PragaState(State):
         self._lateral(self.cur, k)
 
     def _menu_road_effect(self, option: dict) -> None:
-        s = self.cur
+        s, section = self.cur, option["section"]
         if option["effect"] == "free":
-            section = self.t_road_free
-            self.t_road_free = 0
+            self.t_road_free = tuple(x for x in self.t_road_free if x != section)
             self._road_free_effect(s, section)
         else:
-            section = self.t_road_egg
-            self.t_road_egg = 0
+            self.t_road_egg = tuple(x for x in self.t_road_egg if x != section)
             self.eggs[s] -= 1
             self._gain(s, self.c.road["sections"][SECTIONS[section]]["egg"][option["choice"]])
 
@@ -451,8 +464,7 @@ class PragaState(State):
         self._pay(s, self.c.seals[i]["cost"])
         self.seal_owner[i] = s
         self.seal_rights[s] -= 1
-        if self.cubes[s]:
-            self.cubes[s] -= 1
+        self.cubes[s] -= 1
 
     def _menu_end_turn(self, option: dict) -> None:
         # seed §回合结束; what settling the turn sets off (an arrow, a technology draw) is
@@ -482,11 +494,10 @@ class PragaState(State):
             while self.t_lateral[k]:
                 self.t_lateral[k] -= 1
                 self._lateral(s, k)
-        if self.t_road_free:
-            free = self._road_free(self.t_road_free)
-            if free["kind"] in ("gain", "per_period1_upgrade", "per_silver"):
-                self._road_free_effect(s, self.t_road_free)
-        self.t_road_free = self.t_road_egg = 0
+        for section in self.t_road_free:
+            if self._road_free(section)["kind"] in ("gain", "per_period1_upgrade", "per_silver"):
+                self._road_free_effect(s, section)
+        self.t_road_free = self.t_road_egg = ()
 
     def _finish_turn(self) -> None:
         s = self.cur
@@ -529,7 +540,9 @@ class PragaState(State):
         for slot, t in enumerate(self.slot_tile):
             if t >= 0 and frame[(slot + self.rot) % 12]["zone"] == "past":
                 self.slot_tile[slot] = -1
-                self.token5[t] += 1
+                # 000 §回合结束 4: "仍然价值五分" - still worth 5, the one token marking it;
+                # a second trip past the blue zone does not make it 10
+                self.token5[t] = 1
                 target = self._overflow_slot()
                 self.slot_tile[target] = t
         key = str(self.players)
@@ -880,7 +893,13 @@ class PragaState(State):
     def _do_choose_square(self, step, option):
         s = step[1]
         t = [i for i, sq in enumerate(self.c.squares) if sq["id"] == option["square"]][0]
-        for reward in self.c.squares[t]["upper"]:
+        sq = self.c.squares[t]
+        if sq.get("majority") == "one_upper_and_lower":
+            # 000 §广场板块: "both rewards" of this tile are one move of the two and the 3 gold
+            self._gain(s, sq["lower"])
+            self.steps.append(("square_reward", s, -1, t))
+            return
+        for reward in sq["upper"]:
             self._gain(s, reward)
 
     def _opt_choose_track(self, step):
@@ -965,8 +984,10 @@ class PragaState(State):
         nxt = self.road[s] + 1
         self.road[s] = nxt
         if nxt <= 3:
-            self.t_road_free = nxt
-            self.t_road_egg = nxt
+            # 000 §关于使用时机的说明: a section's effects wait in any order, even behind
+            # the next section's when the road is built twice in a turn
+            self.t_road_free += (nxt,)
+            self.t_road_egg += (nxt,)
             return
         self.eggs[s] -= 1
         if nxt == 4:
@@ -984,8 +1005,8 @@ class PragaState(State):
                 return self.c.road["replacement_tiles"][tile]
         return self.c.road["sections"][name]["free"]
 
-    def _road_free_payable(self, s: int) -> bool:
-        free = self._road_free(self.t_road_free)
+    def _road_free_payable(self, s: int, section: int) -> bool:
+        free = self._road_free(section)
         if free["kind"] == "pay_for_vp":
             return self._can_pay(s, free["cost"])
         return free["kind"] in ("gain", "per_period1_upgrade", "per_silver")
@@ -1082,8 +1103,13 @@ class PragaState(State):
             elif key in ("red", "blue"):
                 self._gain_corner_tokens(s, key, n)
             elif key in LATERAL_KEY:
-                for _ in range(n):
-                    self._lateral(s, LATERAL_KEY[key])
+                # 000 §关于使用时机的说明: the player on turn resolves lateral moves from any
+                # source when they like; anyone else (a square reward) moves at once
+                if s == self.cur and not self.t_ending and not self.over:
+                    self.t_lateral[LATERAL_KEY[key]] += n
+                else:
+                    for _ in range(n):
+                        self._lateral(s, LATERAL_KEY[key])
             elif key == "gold_track":
                 for _ in range(n):
                     self._advance_track(s, 0)
@@ -1238,9 +1264,14 @@ class PragaState(State):
                     continue
                 if self.c.tiles[tops[h2]].corners[(k2 - orients[h2]) % 6] is None:
                     continue
-                key = (v * 32 + min(h, h2)) * 32 + max(h, h2)
-                if key not in pairs:
-                    pairs.add(key)
+                # 000 §升级一个行动: a used connection never pays again, a brand-new one does.
+                # A meeting of two spaces at a corner is used while one of the two tiles
+                # that were paid for it is still on top (so covering either side renews it
+                # only when both sides have been covered since)
+                key = ((v * 32 + min(h, h2)) * 32 + max(h, h2)) * 1024
+                if key + tops[h2] not in pairs:
+                    pairs.add(key + tops[h2])
+                    pairs.add(key + tile)
                     tokens += 1
         self.ab_corner_pairs[s] = frozenset(pairs)
         if tokens:
@@ -1376,11 +1407,14 @@ class PragaState(State):
         if kind == "special_or_vp":
             self.t_special = False
             self._gain_vp(s, bonus["vp"])
+            self._crane_points_tech(s)
         elif kind == "buy_egg":
             self._pay(s, bonus["cost"])
             self._gain(s, {"egg": 1})
         else:
             self._gain(s, bonus["reward"])
+            if bonus["reward"].get("vp"):
+                self._crane_points_tech(s)
             for tid, turn, _used in self.techs[s]:
                 tech = self.c.techs[tid]
                 if (

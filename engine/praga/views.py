@@ -92,7 +92,7 @@ def observation(state, seat: int) -> dict:
             "refresh_used": state.t_refresh,
             "action_bonus_claims": [ACTIONS[a] for a in state.t_claims],
             "lateral_moves": {"hunger_wall": state.t_lateral[0], "cathedral": state.t_lateral[1]},
-            "road_effects": {"free": state.t_road_free, "egg": state.t_road_egg},
+            "road_effects": {"free": list(state.t_road_free), "egg": list(state.t_road_egg)},
             "placing": _placing(state),
         },
         "you": players[seat] if seat < state.players else None,

@@ -1,7 +1,9 @@
 """Every ruling of seed 001's FAQ (一般規則FAQ, 角色FAQ, 地區FAQ), one scenario each."""
 
+from engine.citadels.cards import DISTRICT_INDEX
 from engine.citadels.phases import DRAFT, OVER
 from engine.citadels.scoring import score_seat
+from engine.citadels.turn import place_district
 
 from .builders import EIGHT, dark, do, finish_round, kinds, names, offers, table
 
@@ -130,6 +132,22 @@ def test_faq_thief_the_theft_happens_at_the_reveal_before_district_income():
     do(s, "take_gold")
     do(s, "collect_income")
     assert s.gold[:2] == [5, 4]  # the later income stays with the King
+
+
+def test_faq_thief_robs_a_king_before_his_throne_room_pays_for_the_crown():
+    # 001 FAQ 盜賊: the theft comes at the reveal, before any district effect - so the gold
+    # the robbed King's Throne Room pays when he takes the crown stays with him.
+    s = table(
+        options={DC: ["throne_room"]},
+        characters={0: "thief", 1: "king"},
+        cities={1: ["throne_room"]},
+        gold={1: 3},
+        crown=2,
+    )
+    do(s, "take_gold")
+    do(s, "rob", character="king")
+    do(s, "end_turn")
+    assert s.crown == 1 and s.gold[:2] == [5, 1]
 
 
 def test_faq_thief_cannot_rob_the_witch_or_the_bewitched_character():
@@ -593,7 +611,6 @@ def test_faq_bell_tower_with_a_player_already_at_seven_ends_after_this_round():
     s = bell({0: ["temple"], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     assert s.end_triggered and s.first_completers == [2]
     finish_round(s)
     assert s.phase == OVER
@@ -603,7 +620,6 @@ def test_faq_bell_tower_seven_districts_earn_the_complete_city_bonus():
     s = bell({0: EIGHT[:6], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     # FAQ: everyone with 7 when it is built (builder included) earns +4.
     assert s.first_completers == [0, 2]
     assert score_seat(s, 0)["complete_city"] == 4 and score_seat(s, 2)["complete_city"] == 4
@@ -615,19 +631,40 @@ def test_faq_bell_tower_later_completions_earn_two():
     s.deck.remove(4)
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     do(s, "end_turn")
     do(s, "take_gold")
     do(s, "build", district="watchtower")
     assert s.first_completers == [1]  # nobody had 7 before: the first to get there earns +4
     assert score_seat(s, 1)["complete_city"] == 4
+    # 001 FAQ ☆鐘塔: a city reaching 7 after the Bell Tower, once a +4 is earned, gets +2.
+    s.cities[2] = [DISTRICT_INDEX[d] for d in ("temple", "manor", "castle", "palace", "tavern")]
+    s.cities[2] += [DISTRICT_INDEX["church"]]
+    s.adorned[2] = [0] * 6
+    s.hands[2].append(DISTRICT_INDEX["market"])
+    s.deck.remove(DISTRICT_INDEX["market"])
+    s.gold[2], s.bank = 2, s.bank - 2
+    place_district(s, 2, DISTRICT_INDEX["market"])
+    assert s.completed[2] and s.first_completers == [1]
+    assert score_seat(s, 2)["complete_city"] == 2
+
+
+def test_faq_bell_tower_with_a_city_of_eight_before_it_still_gives_the_sevens_four():
+    # 001 FAQ ☆鐘塔: everyone who had 7 before the Bell Tower was built earns +4, so a city
+    # that reached 8 earlier does not turn them into "other" completers.
+    s = bell({0: ["temple"], 1: [*EIGHT, "watchtower"], 2: EIGHT[:7]})
+    s.completed[1] = True
+    s.first_completers = [1]
+    s.end_triggered = True
+    do(s, "take_gold")
+    do(s, "build", district="bell_tower")
+    assert s.first_completers == [1, 2]
+    assert score_seat(s, 2)["complete_city"] == 4
 
 
 def test_faq_bell_tower_protects_seven_district_cities_from_the_warlord():
     s = bell({0: ["temple"], 2: EIGHT[:7]})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     do(s, "end_turn")
     do(s, "take_gold")
     assert not any(o.get("seat") == 2 for o in s.decision().options if o["kind"] == "destroy")
@@ -637,7 +674,6 @@ def test_faq_bell_tower_in_the_shorter_game_ends_at_six():
     s = bell({0: EIGHT[:5]}, options={"end_districts": 7})
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "announce")
     assert s.observation(0)["end_districts"] == 6 and s.end_triggered
 
 

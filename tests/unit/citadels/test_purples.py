@@ -223,7 +223,8 @@ def test_poor_house_gives_one_gold_to_a_player_ending_the_turn_with_none():
     assert s.gold[0] == 1
 
 
-def test_bell_tower_announced_ends_the_game_at_seven_districts():
+def test_bell_tower_ends_the_game_at_seven_districts_as_soon_as_it_is_built():
+    # 001 FAQ ☆鐘塔: once built, the game must end at 7 (no announcement to choose).
     seven = ["manor", "castle", "palace", "temple", "church", "monastery"]
     s = table(
         options=with_districts("bell_tower"),
@@ -234,21 +235,25 @@ def test_bell_tower_announced_ends_the_game_at_seven_districts():
     )
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    assert s.decision().kind == "bell_tower"
-    do(s, "announce")
+    assert s.decision().kind == "turn"
     assert s.end_triggered and s.completed[0] and s.first_completers == [0]
 
 
-def test_bell_tower_may_be_left_silent():
+def test_faq_bell_tower_is_compulsory_while_it_stands_and_lapses_when_destroyed():
+    # 001 FAQ ☆鐘塔: "是強制…只要鐘塔仍在場上沒有被摧毀" - compulsory while it stands.
     s = table(
         options=with_districts("bell_tower"),
-        characters={0: "bishop"},
+        characters={0: "merchant", 1: "warlord"},
         hands={0: ["bell_tower"]},
-        gold={0: 3},
+        gold={0: 3, 1: 9},
     )
     do(s, "take_gold")
     do(s, "build", district="bell_tower")
-    do(s, "decline")
+    assert s.decision().kind == "turn"
+    assert s.bell_tower and s.observation(0)["end_districts"] == 7
+    do(s, "end_turn")
+    do(s, "take_gold")
+    do(s, "destroy", seat=0, district="bell_tower")
     assert not s.bell_tower and s.observation(0)["end_districts"] == 8
 
 

@@ -23,7 +23,6 @@ DECISION_KINDS = {
     "graveyard",
     "exchange_give",
     "lighthouse",
-    "bell_tower",
     "ball_room",
 }
 

@@ -329,3 +329,36 @@ def test_what_ending_the_turn_sets_off_is_decided_before_windows_and_the_next_pl
     assert g.decision().kind == "keep_windows"
     choose(g, kind="keep", gold=1, silver=1)
     assert g.cur == 1 and g.decision().kind == "turn"
+
+
+def test_a_seal_needs_a_free_cube_and_the_right_waits_until_one_is_free():
+    # 000 §玺印: claiming a seal puts one of your cubes on it; without a free cube the right
+    # waits (the reminder needs no cube, the seal does)
+    g = new_game(2, 1)
+    g.seal_rights[0] = 1
+    g.cubes[0] = 0
+    g._decision = None
+    assert not has_option(g, kind="claim_seal")
+    g.cubes[0] = 1
+    g._decision = None
+    choose(g, kind="claim_seal", seal="vp6")
+    assert g.seal_owner[3] == 0 and g.cubes[0] == 0 and g.seal_rights[0] == 0
+
+
+def test_a_tile_that_leaves_the_blue_zone_twice_is_still_worth_five_not_ten():
+    # 000 §回合结束 4: the tile "仍然价值五分" with the single 5-point token on it; the 5 stacks
+    # with the blue zone's points when it comes back into the blue zone
+    g = new_game(2, 1)
+    g.token5[5] = 1  # it already carries the token
+    slot = g.slot_tile.index(5)
+    g.slot_tile[slot] = -1
+    g.slot_tile[(9 - g.rot) % 12] = 5
+    g._decision = None
+    take(g, "mines")
+    choose(g, kind="mine", mode="produce")
+    choose(g, kind="end_turn")
+    assert g.token5[5] == 1
+    place_crane(g, 5, g.slot_tile.index(5), 9)  # back in the blue zone: 3 points
+    before = g.score[1]
+    choose(g, kind="take_tile", tile=5)
+    assert g.score[1] == before + 3 + 5

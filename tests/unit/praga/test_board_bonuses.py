@@ -142,3 +142,20 @@ def test_blue_corners_count_the_boards_printed_corner_and_another_buildings_corn
     choose(g, kind="space", hex=h2)
     choose(g, kind="orient", rotation=(k2 - 3) % 6)
     assert g.blue[0] == 2
+
+
+def test_a_corner_meeting_is_new_again_once_both_of_its_tiles_have_been_covered():
+    # 000 §升级一个行动: "你不会从已使用过的连接（边、角）获得奖励，全新的连接则依照正常规则进行" -
+    # C covering A does not renew A-B (B's side was used); D then covering B makes C-D new
+    g = new_game(2, 1)
+    ti = g.c.tile_index
+    board = ACTION_BOARD.board
+    v = board.vertices[1][1]
+    k2 = [k for h, k in board.vertex_hexes[v] if h == 2][0]
+    g._place_board_tile(0, 1, ti["U105"], rotation_for(None, 2, 1))  # A: red corner at 2
+    g._place_board_tile(0, 2, ti["U101"], rotation_for(None, 0, k2))  # B
+    assert g.red[0] == 1
+    g._place_board_tile(0, 1, ti["U111"], rotation_for(None, 2, 1))  # C covers A
+    assert g.red[0] == 1, "C-B is not new: B's corner was used with A"
+    g._place_board_tile(0, 2, ti["U100"], rotation_for(None, 1, k2))  # D covers B
+    assert g.red[0] == 2, "C-D is a brand-new connection"

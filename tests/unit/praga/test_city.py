@@ -134,3 +134,26 @@ def test_the_seed_square_gives_its_majority_one_move_of_two_and_three_gold():
     g._resolve_square(SQUARE, 0)
     assert g.gold[0] == 3
     assert g.decision().kind == "square_reward"
+
+
+def test_a_square_move_waits_for_the_player_on_turn_but_another_claimant_moves_at_once():
+    # 000 §关于使用时机的说明: lateral moves "from building a tile or other sources" are
+    # resolved in any order within the turn, so the player on turn may climb first; a claimant
+    # who is not on turn has no turn to wait for and moves at once (docs/rules/praga.md)
+    g = new_game(4, 1)
+    g.square_tile[SQUARE] = 0  # P01 (seed): a move on the Hunger Wall or the Cathedral
+    g._place_city_tile(57, from_stack(g, "B103"), 0, owner=1)
+    g.cubes[1] -= 1
+    build(g, "B110", 69, gold=9, stone=2)  # a tie on cubes and spending: both are majority
+    assert g.decision().kind == "square_reward" and g.decision().seat == 0
+    pending = g.t_lateral[1]  # B110's own Cathedral icon, if it has one
+    choose(g, kind="square_reward", choice=1)  # seat 0: the Cathedral
+    assert g.pos[0][1] == [0, 0], "waits for seat 0's choice of moment"
+    assert g.t_lateral[1] == pending + 1
+    assert g.decision().seat == 1
+    choose(g, kind="square_reward", choice=0)  # seat 1: the Hunger Wall, now
+    assert g.pos[1][0][1] >= 1
+    while g.steps:  # whatever seat 1's landing set off
+        g.apply(g.decision().options[0])
+    choose(g, kind="lateral", structure="cathedral")
+    assert g.pos[0][1][1] >= 1 and g.t_lateral[1] == pending

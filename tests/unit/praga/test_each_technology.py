@@ -174,3 +174,22 @@ def test_t4track_advances_a_track_then_produces_either_resource():
     choose(g, kind="produce", track="quarry")
     assert g.gold_pos[0] == 5 and g.stone[0] == stone + 2
     assert g.t_claims == [], "not the Manage action: no upgrade bonus"
+
+
+def test_t1crane_counts_the_wheels_points_too_but_only_once_a_turn():
+    # 000 §等级 Ⅰ: "分数可能来自行动轮或蓝色区域" - the wheel's points (an S bonus taken as
+    # points) earn the extra point as well as blue-zone points, at most 1 a turn
+    g = new_game(2, 1)
+    with_tech(g, "T1crane")
+    slot = g.slot_tile.index(5)
+    g.slot_tile[slot] = -1
+    g.slot_tile[4] = 5  # wheel slot 4: S or 2 points; its frame space is not blue
+    g._decision = None
+    frame = g.c.crane["frame"][(4 + g.rot) % 12]
+    assert not frame.get("points") and not frame.get("cost")
+    choose(g, kind="take_tile", tile=5)
+    assert g.score[0] == 0
+    choose(g, kind="wheel_bonus")
+    assert g.score[0] == 2 + 1
+    g._crane_points_tech(0)
+    assert g.score[0] == 3, "once a turn"

@@ -183,3 +183,25 @@ def test_a_data_folder_that_breaks_the_seeds_counts_is_refused(tmp_path):
     (folder / "techs.json").write_text(json.dumps(data))
     with pytest.raises(ValueError, match="24"):
         PragaTitle(folder)
+
+
+def test_solo_the_automa_takes_the_tile_in_the_blue_zone_and_it_returns_to_red_start():
+    # 000 §单人变体: after the player's turn the opponent takes the tile furthest along (nearest
+    # the blue zone) and puts it back by the normal rules - so it lands on the red start and
+    # the player's own tile, returned just before, is pushed one space further along
+    g = new_game(1, 3)
+    g.apply(give_tile_on_crane(g, "mines"))
+    mine = g.t_tile
+    frame = g.c.crane["frame"]
+    blue = max(p for p, f in enumerate(frame) if f["zone"] == "blue")
+    target = [t for t in g.slot_tile if t >= 0][0]
+    g.slot_tile[g.slot_tile.index(target)] = -1
+    g.slot_tile[(blue - 1 - g.rot) % 12] = target  # one short of the last blue space
+    choose(g, kind="action", action="mines")
+    choose(g, kind="mine", mode="produce")
+    score = g.score[0]
+    choose(g, kind="end_turn")
+    positions = {t: (slot + g.rot) % 12 for slot, t in enumerate(g.slot_tile) if t >= 0}
+    assert positions[target] == 0, "the automa's tile is back on the red start"
+    assert positions[mine] > 0 and frame[positions[mine]]["zone"] == "red"
+    assert g.score[0] == score and g.turns_taken == [1]

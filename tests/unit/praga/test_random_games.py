@@ -41,8 +41,8 @@ def test_many_random_games_end_after_exactly_sixteen_turns_each():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("first", [1000, 1400])
-def test_a_thousand_more_random_games_end_cleanly(first):
+@pytest.mark.parametrize("first", [1000, 1400, 1800, 2200, 2600])
+def test_two_thousand_more_random_games_end_cleanly(first):
     _play_many(first, 400)
 
 

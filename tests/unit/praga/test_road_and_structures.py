@@ -198,3 +198,27 @@ def test_seed_cathedral_example_order_climb_onto_an_up_arrow_pay_the_crossing_th
     assert g.pos[0][1] == [2, 2] and (g.gold[0], g.stone[0]) == (0, 0)
     choose(g, kind="lateral", structure="cathedral")
     assert g.pos[0][1] == [2, 3]
+
+
+def test_a_second_road_action_in_a_turn_keeps_the_first_sections_effects_pending():
+    # 000 §关于使用时机的说明: the King's Road's immediate effects of this turn are resolved in
+    # any order - building the road twice (tile + extra action) must not drop section I's
+    g = new_game(2, 1)
+    road(g, eggs=2)
+    g.goldwin[0], g.silver[0] = 2, 0
+    g.goldwin_supply -= 2
+    g.gold[0] = 3
+    g._decision = None
+    choose(g, kind="extra_action", action="road", pay="gold_gold")
+    assert g.road[0] == 2
+    assert has_option(g, kind="road_effect", effect="free", section=1)
+    assert has_option(g, kind="road_effect", effect="free", section=2)
+    assert has_option(g, kind="road_effect", effect="egg", section=1)
+    assert has_option(g, kind="road_effect", effect="egg", section=2)
+    choose(g, kind="road_effect", effect="free", section=1)  # section I: 1 gold for 4 points
+    assert g.score[0] == 4 and g.gold[0] == 2
+    choose(g, kind="road_effect", effect="egg", section=1, choice=0)  # 2 silver windows
+    choose(g, kind="road_effect", effect="egg", section=2, choice=0)  # a gold window
+    assert g.eggs[0] == 0 and g.silver[0] == 2 and g.goldwin[0] == 1
+    assert not has_option(g, kind="road_effect", effect="egg")
+    assert g.observation(0)["turn_state"]["road_effects"] == {"free": [2], "egg": []}

@@ -115,6 +115,25 @@ def test_square_technology_gives_both_upper_rewards_of_a_chosen_square():
     assert (g.gold[0], g.stone[0]) == (gold + 2, stone + 2)
 
 
+def test_square_technology_on_the_seed_square_gives_one_move_of_two_and_the_three_gold():
+    # 000 §等级 Ⅳ gives "the two rewards drawn on a square tile"; 000 §广场板块 says a player
+    # winning both rewards of this tile still makes one move of the two and takes the 3 gold
+    g = new_game(4, 1)
+    g.square_tile[58] = 0  # P01 (seed)
+    t = g.c.tech_index["T4square"]
+    g.techs[0].append([t, 0, False])
+    g.kept_tech[0].append(t)
+    g.wealth = [7] * 4
+    g.gold[0] = 0
+    g._decision = None
+    choose(g, kind="use_tech", tech="T4square")
+    choose(g, kind="square", square="P01")
+    assert g.gold[0] == 3
+    assert g.decision().kind == "square_reward"
+    choose(g, kind="square_reward", choice=0)
+    assert g.t_lateral == [1, 0], "one move, the Hunger Wall's, to resolve in the turn"
+
+
 def test_tile_from_the_crane_then_upgrade_bonus_in_the_seed_turn_example():
     # seed §玩家回合范例: upgrade taken with an upgraded Upgrade action pays its bonus first
     g = new_game(2, 1)
