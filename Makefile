@@ -48,7 +48,7 @@ format: setup
 bench: setup
 	$(PY) bench/engine.py
 	$(PY) bench/protocol.py
-	$(PY) bench/platform.py
+	$(PY) bench/platform_path.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,6 +1,6 @@
 """Games per minute through the whole platform path against the match runner alone.
 
-    .venv/bin/python bench/platform.py [--title citadels] [--players 4] [--games 16]
+    .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 16]
                                        [--bots starter|builtin] [--workers 2]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
@@ -17,19 +17,13 @@ It prints both rates and the platform's overhead as a share of game time (target
 
 from __future__ import annotations
 
-import sys
-
-# Run as `python bench/platform.py`, this file's folder comes first on the path, where its own
-# name would shadow Python's standard `platform` module (imported by Django, Celery, uuid).
-if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
-    sys.path.pop(0)
-
 import argparse
 import contextlib
 import os
 import signal
 import statistics
 import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
