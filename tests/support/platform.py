@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from arena.processes import stop_process_group
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/arena"
@@ -125,7 +126,7 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
             raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text())
         yield WorkerHandle(process, log_path)
     finally:
-        _stop(process)
+        stop_process_group(process, grace_seconds=15)
         _flush_redis()
 
 
@@ -136,18 +137,6 @@ class WorkerHandle:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGTERM)  # a warm shutdown: Celery stops its own pool
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=15)
-    with contextlib.suppress(ProcessLookupError):  # anything left of its process group
-        os.killpg(process.pid, signal.SIGKILL)
-    if process.poll() is None:
-        process.wait(timeout=10)
 
 
 @pytest.fixture

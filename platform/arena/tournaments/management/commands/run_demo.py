@@ -4,8 +4,6 @@ Everything started here is stopped here: Ctrl-C (or SIGTERM) ends the worker and
 server by their process ids before the command exits.
 """
 
-import contextlib
-import os
 import signal
 import subprocess
 import sys
@@ -15,6 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from arena.processes import stop_process_group
 from arena.tournaments import services
 from arena.tournaments.models import Tournament
 
@@ -48,7 +47,7 @@ class Command(BaseCommand):
             self.stdout.write("\nStopping the worker and the web server…")
         finally:
             for child in reversed(children):
-                _stop(child)
+                stop_process_group(child, grace_seconds=20)
         self.stdout.write("Demo stopped. Run `make demo` again to continue where it left off.")
 
     def _start_worker(self) -> subprocess.Popen:
@@ -111,15 +110,3 @@ class Command(BaseCommand):
 
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
-
-
-def _stop(child: subprocess.Popen) -> None:
-    if child.poll() is not None:
-        return
-    child.send_signal(signal.SIGTERM)  # a warm shutdown: Celery stops its own pool
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        child.wait(timeout=20)
-    with contextlib.suppress(ProcessLookupError):  # anything left of its process group
-        os.killpg(child.pid, signal.SIGKILL)
-    if child.poll() is None:
-        child.wait(timeout=10)

@@ -1,0 +1,20 @@
+"""Stopping the worker and server processes the demo and the tests start."""
+
+import contextlib
+import os
+import signal
+import subprocess
+
+
+def stop_process_group(process: subprocess.Popen, *, grace_seconds: float = 20) -> None:
+    """SIGTERM (Celery's warm shutdown stops its own pool), then SIGKILL what is left of the
+    process group. ``process`` must have been started with ``start_new_session=True``."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=grace_seconds)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.wait(timeout=10)
