@@ -20,15 +20,21 @@ def test_random_games_keep_every_invariant_after_every_decision(game):
     assert state.turn_no == 16 * max(players, 2)
 
 
+def advance(state, bots, steps=None):
+    """Let random bots make ``steps`` decisions (all, when None), each offering options."""
+    while not state.is_over() and (steps is None or steps > 0):
+        d = state.decision()
+        assert d.options
+        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+        steps = None if steps is None else steps - 1
+
+
 def _play_many(first, count):
     for n in range(first, first + count):
         players = 1 + n % 4
         state = PRAGA.new_game(players, VARIANTS[n % len(VARIANTS)], n)
         bots = [make_bot("praga", "random", n + i) for i in range(players)]
-        while not state.is_over():
-            d = state.decision()
-            assert d.options
-            state.apply(bots[d.seat].choose(None, d.kind, d.options))
+        advance(state, bots)
         assert state.turns_taken == [16] * players
         check_invariants(state)
         result = state.result()
@@ -64,17 +70,11 @@ def test_a_clone_is_independent_and_plays_the_same(game):
     players, seed, variant = game
     state = PRAGA.new_game(players, VARIANTS[variant], seed)
     bots = [make_bot("praga", "random", i) for i in range(players)]
-    for _ in range(seed % 150):
-        if state.is_over():
-            break
-        d = state.decision()
-        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+    advance(state, bots, seed % 150)
     twin = state.clone()
     before = state.observation(0)
     twin_bots = [make_bot("praga", "random", 7 + i) for i in range(players)]
-    while not twin.is_over():
-        d = twin.decision()
-        twin.apply(twin_bots[d.seat].choose(None, d.kind, d.options))
+    advance(twin, twin_bots)
     assert state.observation(0) == before
     assert roundtrip(before) == before
 
@@ -85,11 +85,7 @@ def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
     players, seed, variant = game
     state = PRAGA.new_game(players, VARIANTS[variant], seed)
     bots = [make_bot("praga", "random", i) for i in range(players)]
-    for _ in range(seed % 200):
-        if state.is_over():
-            break
-        d = state.decision()
-        state.apply(bots[d.seat].choose(None, d.kind, d.options))
+    advance(state, bots, seed % 200)
     twin = state.clone()
     for pile in list(twin.stacks.values()) + list(twin.tech_stacks.values()):
         pile.reverse()
