@@ -51,19 +51,9 @@ class BotVersionSerializer(serializers.ModelSerializer):
             "validated_at",
             "file",
         ]
+        # everything but the upload itself and the bot it belongs to is set by the server
         read_only_fields = [
-            "number",
-            "kind",
-            "builtin_name",
-            "sha256",
-            "filename",
-            "size",
-            "artifact_format",
-            "entry",
-            "status",
-            "reason",
-            "created",
-            "validated_at",
+            f for f in fields if f not in ("id", "bot", "file", "validation_stderr")
         ]
 
     def get_validation_stderr(self, obj) -> str | None:
