@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -14,9 +15,10 @@ from engine.core.rng import derive_seed
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.limits import Limits
+from workers.manifest import load_bot
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
-from workers.sandbox import NONE_WARNING
+from workers.sandbox import NONE_WARNING, start_bot
 
 from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, bot_processes, players_for, real_titles
 
@@ -252,3 +254,41 @@ def test_blank_lines_between_messages_are_not_faults():
     seats = [SeatSpec("process", "b", str(BOTS / "blank_lines.py")), SeatSpec("builtin", "random")]
     outcome = run_match(TOY, seats, seed=6, limits=NEIGHBOUR_LIMITS)
     assert outcome.faults[0] == [] and outcome.timings[0]["decisions"] > 0
+
+
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_a_python_bot_runs_as_main_under_its_limits(sandbox):
+    seats = [SeatSpec("process", "i", str(BOTS / "introspect.py")), SeatSpec("builtin", "random")]
+    limits = NEIGHBOUR_LIMITS.replace(memory_mb=300, processes=12, open_files=40, file_size_mb=3)
+    outcome = run_match(TOY, seats, seed=3, limits=limits, sandbox=sandbox)
+    assert outcome.faults[0] == [], outcome.stderr[0]
+    seen = json.loads(outcome.stderr[0].split("SEEN ", 1)[1].splitlines()[0])
+    assert seen["limits"] == {
+        "as": [300 << 20, 300 << 20], "cpu": [300, 301], "nproc": [12, 12],
+        "nofile": [40, 40], "fsize": [3 << 20, 3 << 20], "core": [0, 0],
+    }  # fmt: skip
+    entry = "/bot/introspect.py" if sandbox == "bwrap" else str(BOTS / "introspect.py")
+    assert seen["argv"] == [entry] and seen["file"] == entry
+    assert seen["path0"] == entry.rpartition("/")[0]
+    assert seen["name"] == "__main__"
+
+
+def status_ids(pid: int) -> dict[str, list[str]]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {
+        key: value.split() for key, _, value in (line.partition(":\t") for line in lines)
+        if key in ("Uid", "Gid", "Groups", "CapEff", "CapPrm")
+    }  # fmt: skip
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the switch to the sandbox user is root's")
+def test_a_root_runner_starts_bubblewrap_as_the_sandbox_user_and_stays_root():
+    before = (os.getresuid(), os.getresgid(), os.getgroups())
+    process = start_bot(load_bot(BOTS / "polite.py"), NEIGHBOUR_LIMITS)
+    try:
+        assert (os.getresuid(), os.getresgid(), os.getgroups()) == before
+        ids = status_ids(process.popen.pid)  # bubblewrap's outer process, on the host
+        assert ids["Uid"] == ["65534"] * 4 and ids["Gid"] == ["65534"] * 4
+        assert ids["Groups"] == [] and ids["CapEff"] == ids["CapPrm"] == ["0000000000000000"]
+    finally:
+        process.release()
