@@ -6,10 +6,12 @@
    floor: the same child program, the same messages, over a raw pipe with plain
    ``json.dumps``/``readline``/``json.loads`` and no sandbox. Also with a pause/resume
    (SIGSTOP/SIGCONT) around every decision, as when seats alternate.
-2. Start-up to ``ready`` of the starter-kit bot: sandboxed, with the ``none`` backend, and the
-   bare interpreter; and the CPU time of a bot's whole life without decisions, every process
-   counted (bubblewrap, prlimit, the interpreter), for the starter kit and for a bot that
-   imports nothing (the interpreter's floor).
+2. Start-up to ``ready`` of the starter-kit bot: sandboxed with a warm start (forked from the
+   runner's zygote into a sandbox bubblewrap built) and a cold one (bubblewrap runs prlimit
+   and a new interpreter), with the ``none`` backend, and the bare interpreter; and the CPU
+   time of a bot's whole life without decisions, every process counted (bubblewrap, prlimit,
+   the interpreter; for a warm start the zygote's fork, the keeper and the bot), for the
+   starter kit and for a bot that imports nothing (a cold interpreter's floor).
 3. Full games between sandboxed starter-kit bots, one after another on all cores and on one
    core: games per second of wall time, the CPU time per game of the runner and of the bot
    processes, and the share of the runner's own work (engine, observations, encoding)
@@ -49,7 +51,12 @@ from workers.protocol import (  # noqa: E402
     encode,
     parse_line,
 )
-from workers.sandbox import bot_python, start_bot  # noqa: E402
+from workers.sandbox import (  # noqa: E402
+    bot_python,
+    start_bot,
+    zygote_cpu_seconds,
+    zygote_pid,
+)
 
 # The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.
 FLOOR_BOT = """\
@@ -169,18 +176,29 @@ def round_trips(script: Path, messages: list[dict]) -> dict[str, list[float]]:
 
 def startups(bot_dir: Path, runs: int) -> dict[str, list[tuple[float, float]]]:
     """(start-up to ready, CPU of the whole life) per run, the ways interleaved run by run."""
-    times = {"bwrap": [], "none": [], "bare": []}
+    startup(bot_dir, "bwrap", warm=True)  # the zygote starts once per runner, not per bot
+    times = {"warm": [], "cold": [], "none": [], "bare": []}
     for _ in range(runs):
-        times["bwrap"].append(startup(bot_dir, "bwrap"))
+        times["warm"].append(startup(bot_dir, "bwrap", warm=True))
+        times["cold"].append(startup(bot_dir, "bwrap", warm=False))
         times["none"].append(startup(bot_dir, "none"))
         times["bare"].append(bare_startup(bot_dir))
     return times
 
 
 def children_cpu() -> float:
-    """CPU seconds of every descendant waited for so far (their own waited children too)."""
+    """CPU seconds of every descendant waited for so far (their own waited children too),
+    and of the zygote's warm bots (children of the zygote, not ours)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    time.sleep(0.02)  # a keeper that just reported its bot's end is reaped by the zygote
+    return usage.ru_utime + usage.ru_stime + zygote_cpu_seconds()
+
+
+def pin(cpus: list[int]) -> None:
+    """Run this process, the bots it starts and its zygote's forks on ``cpus``."""
+    os.sched_setaffinity(0, cpus)
+    if zygote_pid() is not None:
+        os.sched_setaffinity(zygote_pid(), cpus)
 
 
 def adopt_orphans() -> None:
@@ -196,7 +214,7 @@ def adopt_orphans() -> None:
 
 
 def reap_orphans(timeout: float = 2.0) -> None:
-    """Wait for every child left (call only when no Popen still owns one)."""
+    """Wait for every child left but the zygote (call only when no Popen still owns one)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -204,10 +222,20 @@ def reap_orphans(timeout: float = 2.0) -> None:
         except ChildProcessError:
             return
         if pid == 0:
+            if set(_children()) <= {zygote_pid()}:
+                return
             time.sleep(0.001)
 
 
-def startup(bot_dir: Path, backend: str) -> tuple[float, float]:
+def _children() -> list[int]:
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as children:
+            pids.extend(int(pid) for pid in children.read().split())
+    return pids
+
+
+def startup(bot_dir: Path, backend: str, warm: bool = False) -> tuple[float, float]:
     """Seconds to ``ready``, and CPU seconds of the bot's whole life (no decision).
 
     After ``ready`` stdin is closed and the bot exits on its own, so that bubblewrap's
@@ -217,14 +245,17 @@ def startup(bot_dir: Path, backend: str) -> tuple[float, float]:
     bot, limits = load_bot(bot_dir), Limits()
     cpu = children_cpu()
     began = time.perf_counter()
-    process = start_bot(bot, limits, backend)
+    process = start_bot(bot, limits, backend, warm=warm)
+    assert process.warm == warm, "the warm start fell back to a cold one"
     channel = Channel(process, limits.line_bytes, StderrLog(limits.stderr_bytes))
     channel.send({"type": "start", "seat": 0, "players": 4})
     channel.read_line(time.monotonic() + 10)
     elapsed = time.perf_counter() - began
     process.close_stdin()
     try:
-        process.popen.wait(timeout=5)
+        deadline = time.monotonic() + 5
+        while process.alive() and time.monotonic() < deadline:
+            time.sleep(0.001)
     finally:
         process.release()
     reap_orphans()
@@ -254,6 +285,7 @@ def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
     """Play one game per seed between four sandboxed copies of ``kit``, one after another."""
     seats = [SeatSpec("process", "kit", str(kit))] * 4
     records, startup_s = [], 0.0
+    bots0 = children_cpu()
     cpu0, wall0 = os.times(), time.perf_counter()
     for seed in seeds:
         outcome = run_match(title_id, seats, seed=seed)
@@ -261,15 +293,12 @@ def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
         records.append(outcome.record)
         startup_s += max(t["startup_ms"] for t in outcome.timings) / 1000
         assert all(status == "ok" for status in outcome.seat_status), outcome.faults
-    wall, cpu1 = time.perf_counter() - wall0, os.times()
+    wall, cpu1 = time.perf_counter() - wall0, os.times()  # before children_cpu's settling
     return {
         "games": len(seeds),
         "wall": wall,
         "runner_cpu": cpu1.user - cpu0.user + cpu1.system - cpu0.system,
-        "bots_cpu": cpu1.children_user
-        - cpu0.children_user
-        + cpu1.children_system
-        - cpu0.children_system,
+        "bots_cpu": children_cpu() - bots0,
         "startup": startup_s,
         "decisions": sum(len(r["actions"]) for r in records),
         "records": records,
@@ -358,34 +387,38 @@ def main() -> None:
 
     print(f"\n2. start-up to ready, starter kit, median of {args.startups}")
     starts = startups(kit, args.startups)
-    boxed_start, none_start, bare_start = (
-        statistics.median(t for t, _ in starts[k]) for k in ("bwrap", "none", "bare")
+    warm_start, cold_start, none_start, bare_start = (
+        statistics.median(t for t, _ in starts[k]) for k in ("warm", "cold", "none", "bare")
     )
-    print(f"   sandboxed (bwrap + prlimit + python)    {ms(boxed_start)}")
+    print(f"   sandboxed, warm (bwrap + zygote fork)   {ms(warm_start)}")
+    print(f"   sandboxed, cold (bwrap + prlimit + py)  {ms(cold_start)}")
     print(f"   none backend (prlimit + python)         {ms(none_start)}")
     print(f"   bare interpreter                        {ms(bare_start)}")
-    print(f"   bubblewrap's share                      {ms(boxed_start - none_start)}")
+    print(f"   bubblewrap's share of a cold start      {ms(cold_start - none_start)}")
     print("   target: < 150 ms")
-    kit_cpu, none_cpu, bare_cpu = (
-        statistics.median(c for _, c in starts[k]) for k in ("bwrap", "none", "bare")
+    kit_cpu, cold_cpu, none_cpu, bare_cpu = (
+        statistics.median(c for _, c in starts[k]) for k in ("warm", "cold", "none", "bare")
     )
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp).chmod(0o755)
         script = Path(tmp) / "floor_bot.py"
         script.write_text(FLOOR_BOT)
         script.chmod(0o644)
-        floor_cpu = statistics.median(startup(script, "bwrap")[1] for _ in range(args.startups))
+        floor_cpu = statistics.median(
+            startup(script, "bwrap", warm=False)[1] for _ in range(args.startups)
+        )
     print("   CPU of a bot's whole life without decisions (start, ready, exit), every process:")
-    print(f"   sandboxed starter kit                   {ms(kit_cpu)}")
+    print(f"   sandboxed starter kit, warm             {ms(kit_cpu)}")
+    print(f"   sandboxed starter kit, cold             {ms(cold_cpu)}")
     print(f"   none backend starter kit                {ms(none_cpu)}")
     print(f"   bare interpreter starter kit            {ms(bare_cpu)}")
-    print(f"   sandboxed bot importing nothing         {ms(floor_cpu)}")
+    print(f"   sandboxed bot importing nothing, cold   {ms(floor_cpu)}")
 
     if title_id in engine.titles() and kit.exists():
         cpus = sorted(os.sched_getaffinity(0))
         n = args.games
         for label, pinned in (("all cores", cpus), (f"one core (cpu {cpus[0]})", cpus[:1])):
-            os.sched_setaffinity(0, pinned)  # bot processes inherit it
+            pin(pinned)  # bot processes inherit it
             games = play_games(title_id, kit, list(range(n)))
             host = host_share(title_id, games["records"])
             print(
@@ -413,7 +446,7 @@ def main() -> None:
             bots = sum(share["bots_cpu"] for share in together["shares"])
             print(f"   runner CPU per game (user + sys)        {ms(cpu / n)}")
             print(f"   bot processes' CPU per game (all four)  {ms(bots / n)}")
-        os.sched_setaffinity(0, cpus)
+        pin(cpus)
         print("   target: >= 10 games/s on one core")
         runner = games["runner_cpu"] / n  # the one-core run of part 3
         total = runner + games["bots_cpu"] / n
@@ -422,8 +455,9 @@ def main() -> None:
             f"{1 / total:.1f} games/s on one core whatever runs concurrently"
         )
         for label, bot_cpu in (
-            ("starter-kit bots", kit_cpu),
-            ("bots importing nothing", floor_cpu),
+            ("starter-kit bots, warm", kit_cpu),
+            ("starter-kit bots, cold", cold_cpu),
+            ("bots importing nothing, cold", floor_cpu),
         ):
             floor = runner + 4 * bot_cpu
             print(

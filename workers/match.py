@@ -70,7 +70,7 @@ class MatchResult:
     result: dict
     faults: list[list[dict]]  # per seat: {"kind", "decision", "message", "applied"}
     seat_status: list[str]  # per seat: "ok" | "faulted" | "disqualified"
-    timings: list[dict]  # per seat: decisions, total_ms, max_ms, startup_ms
+    timings: list[dict]  # per seat: decisions, total_ms, max_ms, startup_ms, start
     stderr: list[str]  # per seat, capped (head and tail kept)
     names: list[str]  # per seat: the name a bot process gave in "ready", else the spec's
     sandbox: str
@@ -140,7 +140,14 @@ class _Seat:
             "total_ms": round(self.total_ms, 3),
             "max_ms": round(self.max_ms, 3),
             "startup_ms": None if self.startup_ms is None else round(self.startup_ms, 3),
+            # How the bot process started: "warm" (forked into its sandbox from the zygote),
+            # "cold" (its own interpreter), None for a built-in bot.
+            "start": self._start_kind(),
         }
+
+    def _start_kind(self) -> str | None:
+        process = getattr(self, "process", None)
+        return None if process is None else ("warm" if process.warm else "cold")
 
     def pause(self) -> None:
         """Process seats stop between their decisions; built-in bots have nothing to stop."""

@@ -18,6 +18,9 @@ Backends:
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
 
+A Python bot under bubblewrap starts *warm* by default: forked from this process's zygote
+into a sandbox bubblewrap built for it (see "warm start" below and ``workers/zygote.py``).
+
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
 bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
 """
@@ -31,8 +34,10 @@ import functools
 import json
 import os
 import platform
+import select
 import shutil
 import signal
+import socket
 import stat
 import struct
 import subprocess
@@ -169,9 +174,15 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
 
 
 def bwrap_arguments(
-    bot_dir: Path, bot: BotFiles, limits: Limits, status_fd: int, seccomp_fd: int | None = None
+    bot_dir: Path,
+    bot: BotFiles,
+    limits: Limits,
+    status_fd: int,
+    seccomp_fd: int | None = None,
+    command: list[str] | None = None,
 ) -> list[str]:
-    """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``."""
+    """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``: the sandbox
+    runs the bot's command, or ``command`` (the holder of a warm start)."""
     args = [
         "bwrap",
         "--unshare-all",
@@ -205,6 +216,8 @@ def bwrap_arguments(
     args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
+    if command:  # a warm start's holder is the sandbox's PID 1: the bot cannot kill it
+        return args + ["--as-pid-1", "--", *command]
     return args + ["--", *bot_command(bot, limits, inside=True)]
 
 
@@ -228,12 +241,20 @@ _GROUP_FILTER = (
 )
 
 
-def _seccomp_fd() -> int | None:
-    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
+def _seccomp_program() -> bytes | None:
+    """The filter above as the kernel reads it (None off x86-64)."""
     if platform.machine() != "x86_64":
         return None
+    return b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER)
+
+
+def _seccomp_fd() -> int | None:
+    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
+    program = _seccomp_program()
+    if program is None:
+        return None
     fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
-    os.write(fd, b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER))
+    os.write(fd, program)
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
 
@@ -276,6 +297,45 @@ class BotProcess:
         self._staging_dir = staging_dir
         self.started = time.monotonic()
         self.killed = False
+        # A warm start (see start_bot): the bot is not bubblewrap's command but a process
+        # forked into its sandbox, with its own pipes and a report pipe from its keeper.
+        self._bot_pid: int | None = None
+        self._report_fd: int | None = None
+        self._report_text = b""
+        self.warm = False
+
+    def attach(self, stdin: int, stdout: int, stderr: int, report: int, pid: int) -> None:
+        """Make the bot forked into this sandbox (warm start) the process this object runs."""
+        self.warm = True
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        for fd in (stdin, stdout, stderr):
+            os.set_blocking(fd, False)
+        self._report_fd = report
+        os.set_blocking(report, False)
+        self._bot_pid = self._group = pid
+
+    def _warm_status(self, wait_s: float = 0.0) -> int | None:
+        """The bot's wait status once its keeper reported its end (warm start), else None."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            for line in self._report_text.splitlines():
+                if line.startswith(b"exit "):
+                    return int(line.split()[1])
+            if self._report_fd is None:
+                return None
+            try:
+                chunk = os.read(self._report_fd, 4096)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return None
+                select.select([self._report_fd], [], [], max(0.0, deadline - time.monotonic()))
+                continue
+            if not chunk:  # the keeper is gone without a word: the bot went with it
+                os.close(self._report_fd)
+                self._report_fd = None
+                self._report_text += b"exit 9\n"  # as if killed by SIGKILL
+                continue
+            self._report_text += chunk
 
     # -- process ids -------------------------------------------------------------------
 
@@ -349,6 +409,8 @@ class BotProcess:
         """Host pid of the bot's own process (under bubblewrap: PID 1's child)."""
         if self.backend == "none":
             return self.popen.pid
+        if self.warm:
+            return self._bot_pid
         init = self.ns_init_pid()
         children = _children(init) if init is not None else []
         return children[0] if children else None
@@ -364,11 +426,13 @@ class BotProcess:
 
     def _signal_group(self, sig) -> None:
         group = self.group()
-        if group is not None and not self.killed and self.popen.poll() is None:
+        if group is not None and not self.killed and self.alive():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(group, sig)
 
     def alive(self) -> bool:
+        if self.warm:
+            return self._warm_status() is None and self.popen.poll() is None
         return self.popen.poll() is None
 
     def exit_description(self) -> str:
@@ -378,6 +442,9 @@ class BotProcess:
         for doc in self._status():
             if "exit-code" in doc:
                 code = doc["exit-code"]
+        if self.warm:
+            status = self._warm_status()
+            code = None if status is None else os.waitstatus_to_exitcode(status)
         if code is None:
             return "still running"
         if code < 0 or code > 128:
@@ -387,6 +454,12 @@ class BotProcess:
         return f"exit status {code}"
 
     def close_stdin(self) -> None:
+        if self.warm:
+            if self.stdin >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(self.stdin)
+                self.stdin = -1
+            return
         with contextlib.suppress(OSError):
             self.popen.stdin.close()
 
@@ -395,6 +468,8 @@ class BotProcess:
         self.send_kill()
         self.popen.wait()
         self._read_status()
+        if self.warm:
+            self._warm_status(wait_s=5.0)  # its keeper reports once the kernel took the bot
 
     def send_kill(self) -> None:
         """SIGKILL the bot and everything it started, without waiting (see :meth:`kill`)."""
@@ -423,6 +498,14 @@ class BotProcess:
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             with contextlib.suppress(OSError):
                 stream.close()
+        if self.warm:
+            self.close_stdin()
+            for fd in (self.stdout, self.stderr, self._report_fd):
+                if fd is not None and fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self.stdout = self.stderr = -1
+            self._report_fd = None
         if self._status_fd is not None:
             os.close(self._status_fd)
             self._status_fd = None
@@ -431,8 +514,15 @@ class BotProcess:
             self._staging_dir = None
 
 
-def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProcess:
-    """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us."""
+def start_bot(
+    bot: BotFiles, limits: Limits, backend: str = "bwrap", *, warm: bool | None = None
+) -> BotProcess:
+    """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us.
+
+    A Python bot under bubblewrap starts warm (forked into its sandbox from this process's
+    zygote) unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; any other bot, or a
+    warm start that fails, starts cold (bubblewrap runs the bot's command).
+    """
     check_backend(backend)
     if backend == "none":
         popen = subprocess.Popen(
@@ -453,6 +543,24 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
     if uid is not None and not _readable_by_others(bot, bot_dir):
         staging = _stage(bot)
         bot_dir = Path(staging) / "bot"
+    if warm is None:
+        warm = warm_start_enabled()
+    zygote = _zygote(uid) if warm and bot.language == "python" else None
+    try:
+        if zygote is not None:
+            try:
+                return _start_warm(zygote, bot, limits, uid, bot_dir, staging)
+            except ZygoteError as err:  # the cold start below is as safe, only slower
+                _drop_zygote(f"warm start failed ({err}); bots start cold in this process")
+        return _start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
+    except BaseException:
+        if staging:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
+    """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
     seccomp = _seccomp_fd()
@@ -460,27 +568,247 @@ def start_bot(bot: BotFiles, limits: Limits, backend: str = "bwrap") -> BotProce
     try:
         with _spawning_as(uid):
             popen = subprocess.Popen(
-                bwrap_arguments(bot_dir, bot, limits, status_write, seccomp),
+                bwrap_arguments(bot_dir, bot, limits, status_write, seccomp, command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=passed,
                 env={"PATH": _ENV["PATH"]},
                 close_fds=True,
-                # Its own session: a Ctrl-C meant for the runner must not kill bubblewrap's outer
-                # process first (that orphans the sandbox); the runner cleans up instead.
+                # Its own session: a Ctrl-C meant for the runner must not kill bubblewrap's
+                # outer process first (that orphans the sandbox); the runner cleans up instead.
                 start_new_session=True,
             )
     except BaseException:
         os.close(status_read)
-        if staging:
-            shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
         for fd in passed:
             os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
     return BotProcess(popen, "bwrap", status_read, staging)
+
+
+# -- warm start ------------------------------------------------------------------------
+#
+# A Python bot's interpreter costs more CPU to start than everything else of a bot's game
+# (about 15 ms with ``json`` imported, against 4 ms for bubblewrap's sandbox). A warm start
+# lets bubblewrap build the sandbox exactly as for a cold start, but with ``cat`` as its
+# command (the holder), and forks the bot into that sandbox from the zygote: an interpreter
+# started once per runner process, as the sandbox user, that has never run bot code
+# (workers/zygote.py says how the fork enters the sandbox and sheds its privileges).
+
+# The sandbox's PID 1 (so no process inside can kill it): it echoes the line the runner sends
+# ("the sandbox is built") and then waits on stdin, which the runner holds for the game.
+HOLDER = ["/usr/bin/cat"]
+_WARM_TIMEOUT_S = 10.0
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not start a bot (the runner falls back to a cold start)."""
+
+
+def warm_start_enabled() -> bool:
+    """Warm starts are on unless ``ARENA_BOT_WARM_START=0``; they need x86-64 (the seccomp
+    filter the forked bot installs is written for it)."""
+    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and _seccomp_program() is not None
+
+
+class Zygote:
+    """The runner's end of its zygote process: a control socket and the process itself."""
+
+    def __init__(self, uid: int | None):
+        self.owner = os.getpid()
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            with _spawning_as(uid):
+                self.popen = subprocess.Popen(
+                    [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
+                     _seccomp_program().hex(), str(theirs.fileno())],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(theirs.fileno(),),
+                    env=dict(_ENV),
+                    close_fds=True,
+                    start_new_session=True,
+                )  # fmt: skip
+        finally:
+            theirs.close()
+        self.control.settimeout(_WARM_TIMEOUT_S)
+        try:
+            hello = self.control.recv(16)
+        except OSError as err:
+            hello = repr(err).encode()
+        if hello != b"ready":
+            self.close()
+            raise ZygoteError(f"the zygote did not start ({hello.decode(errors='replace')})")
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.popen.poll() is None
+
+    def fork_bot(self, request: dict, fds: list[int]) -> None:
+        try:
+            socket.send_fds(self.control, [json.dumps(request).encode()], fds)
+        except OSError as err:
+            raise ZygoteError(f"the zygote is gone ({err})") from None
+
+    def close(self) -> None:
+        self.control.close()  # the zygote ends when its control socket closes
+        if self.owner == os.getpid():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=1)
+            if self.popen.poll() is None:
+                self.popen.kill()
+                self.popen.wait()
+
+
+_ZYGOTE: Zygote | bool | None = None  # False: warm starts failed in this process
+
+
+def _zygote(uid: int | None) -> Zygote | None:
+    """This process's zygote, started on first use (None after a failure: cold starts)."""
+    global _ZYGOTE
+    if _ZYGOTE is False:
+        return None
+    if _ZYGOTE is None or not _ZYGOTE.alive():
+        try:
+            _ZYGOTE = Zygote(uid)
+        except (ZygoteError, OSError, SandboxError) as err:
+            _drop_zygote(f"no warm start: {err}")
+            return None
+    return _ZYGOTE
+
+
+def _drop_zygote(reason: str) -> None:
+    global _ZYGOTE
+    import logging
+
+    logging.getLogger(__name__).warning("sandbox.zygote.off %s", {"reason": reason})
+    if isinstance(_ZYGOTE, Zygote):
+        _ZYGOTE.close()
+    _ZYGOTE = False  # for the rest of this process: one failure is not worth retrying
+
+
+def _forget_zygote_after_fork() -> None:
+    """A forked runner (a Celery pool process) starts its own zygote; the parent's socket
+    copy is closed so the parent's zygote still ends with the parent."""
+    global _ZYGOTE
+    if isinstance(_ZYGOTE, Zygote):
+        with contextlib.suppress(OSError):
+            _ZYGOTE.control.close()
+    _ZYGOTE = None
+
+
+os.register_at_fork(after_in_child=_forget_zygote_after_fork)
+
+
+def _start_warm(zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
+    process = _start_in_bwrap(bot, limits, uid, bot_dir, staging, HOLDER)
+    fds: list[int] = []
+    try:
+        _wait_for_holder(process)
+        holder = process.ns_init_pid()
+        if holder is None:
+            raise ZygoteError("the sandbox's holder is not running")
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        report_r, report_w = os.pipe()
+        fds = [stdin_w, stdout_r, stderr_r, report_r]
+        for fd in fds:
+            fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+        request = {
+            "holder": holder,
+            "mnt": os.readlink(f"/proc/{holder}/ns/mnt"),
+            "entry": f"{SANDBOX_BOT_DIR}/{bot.entry}",
+            "cwd": SANDBOX_BOT_DIR,
+            "env": dict(_ENV, PWD=SANDBOX_BOT_DIR),  # as bubblewrap's --chdir sets it
+            "rlimits": _rlimits(limits),
+        }
+        try:
+            zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])
+        finally:
+            for fd in (stdin_r, stdout_w, stderr_w, report_w):
+                os.close(fd)
+        pid, rest = _read_bot_pid(report_r)
+        process.attach(stdin_w, stdout_r, stderr_r, report_r, pid)
+        process._report_text = rest
+        return process
+    except BaseException:
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        process.release()
+        raise
+
+
+def _wait_for_holder(process: BotProcess) -> None:
+    """Wait until the holder echoes a line: bubblewrap has built the sandbox and exec'd it."""
+    os.set_blocking(process.popen.stdout.fileno(), True)
+    process.popen.stdin.write(b"\n")
+    process.popen.stdin.flush()
+    ready, _, _ = select.select([process.popen.stdout], [], [], _WARM_TIMEOUT_S)
+    echo = os.read(process.popen.stdout.fileno(), 1) if ready else b""
+    if echo != b"\n":
+        complaint = b""
+        if process.popen.poll() is not None:
+            complaint = process.popen.stderr.read()
+        raise ZygoteError(
+            "bubblewrap did not start the holder: "
+            + (complaint.decode(errors="replace").strip() or "no answer")
+        )
+
+
+def _read_bot_pid(report: int) -> tuple[int, bytes]:
+    text = b""
+    deadline = time.monotonic() + _WARM_TIMEOUT_S
+    while b"\n" not in text:
+        ready, _, _ = select.select([report], [], [], max(0.0, deadline - time.monotonic()))
+        chunk = os.read(report, 4096) if ready else b""
+        if not chunk:
+            raise ZygoteError("the zygote did not report the bot's pid")
+        text += chunk
+    line, _, rest = text.partition(b"\n")
+    if not line.startswith(b"pid "):
+        raise ZygoteError(line.decode(errors="replace"))
+    return int(line.split()[1]), rest
+
+
+def _rlimits(limits: Limits) -> dict[str, tuple[int, int]]:
+    """The bot's resource limits (soft, hard), the same as ``prlimit`` sets for a cold start."""
+    mb = 1 << 20
+    return {
+        "as": (limits.memory_mb * mb,) * 2,
+        "cpu": (limits.cpu_seconds, limits.cpu_seconds + 1),
+        "nproc": (limits.processes,) * 2,
+        "nofile": (limits.open_files,) * 2,
+        "fsize": (limits.file_size_mb * mb,) * 2,
+        "core": (0, 0),
+    }
+
+
+def zygote_pid() -> int | None:
+    """Pid of this process's zygote, if one runs (benchmarks pin it with the runner)."""
+    return _ZYGOTE.popen.pid if isinstance(_ZYGOTE, Zygote) and _ZYGOTE.alive() else None
+
+
+def zygote_cpu_seconds() -> float:
+    """CPU time of this process's zygote and of every keeper and bot it has reaped (0 with no
+    zygote): warm bots are not this process's children, so ``RUSAGE_CHILDREN`` misses them."""
+    if not isinstance(_ZYGOTE, Zygote) or not _ZYGOTE.alive():
+        return 0.0
+    try:
+        with open(f"/proc/{_ZYGOTE.popen.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+@functools.cache
+def _zygote_code() -> str:
+    return (Path(__file__).parent / "zygote.py").read_text()
 
 
 @contextlib.contextmanager

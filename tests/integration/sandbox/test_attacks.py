@@ -27,6 +27,14 @@ from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes, playe
 pytestmark = pytest.mark.sandbox
 
 
+@pytest.fixture(autouse=True, params=["warm", "cold"])
+def start(request, monkeypatch):
+    """Every attack against both ways a Python bot starts: forked into a built sandbox from
+    the runner's zygote (warm, the default) and as bubblewrap's own command (cold)."""
+    monkeypatch.setenv("ARENA_BOT_WARM_START", "1" if request.param == "warm" else "0")
+    return request.param
+
+
 def play(title_id, attacker: str, *, path=None, limits=LIMITS, on_message=None, seed=7):
     """Seat 0: the attacker; seat 1: a polite bot process; the rest: built-in random bots.
 
@@ -39,6 +47,8 @@ def play(title_id, attacker: str, *, path=None, limits=LIMITS, on_message=None, 
         SeatSpec("process", "polite", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
     ] + [SeatSpec("builtin", "random")] * (players - 2)
     outcome = run_match(title_id, seats, seed=seed, limits=limits, on_message=on_message)
+    expected = "warm" if os.environ["ARENA_BOT_WARM_START"] == "1" else "cold"
+    assert outcome.timings[1]["start"] == expected  # no silent fall back to a cold start
     check_game_finished(title_id, outcome)
     check_others_unharmed(outcome)
     assert bot_processes(f"/bot/{attacker}.py") == []
@@ -212,10 +222,13 @@ def test_filling_tmp_stops_at_its_size_cap(game_title):
     assert not any(name.startswith("fill-") for name in os.listdir("/tmp"))
 
 
-def test_signals_reach_neither_the_runner_nor_the_other_bots(game_title):
+def test_signals_reach_neither_the_runner_nor_the_other_bots(game_title, start):
     outcome = play(game_title, "signaller")
     assert outcome.faults[0] == []  # its own SIGKILLs hit nothing: PID 1 ignores them
-    assert "SIGKILL accepted for pids [1, 1]" in outcome.stderr[0]
+    # Cold, PID 1 (bubblewrap's) is also its parent; warm, its parent (the keeper) is
+    # outside its namespace, and PID 1 is the holder.
+    accepted = "[1, 1]" if start == "cold" else "[1]"
+    assert f"SIGKILL accepted for pids {accepted} (as seen" in outcome.stderr[0]
     assert outcome.timings[0]["decisions"] > 0
 
 
@@ -285,19 +298,42 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
         cwd=REPO,
     )
     deadline = time.monotonic() + 30
-    while len(bot_processes(f"/bot/{marker}.py")) < 6 and time.monotonic() < deadline:
+    while len(_python_processes(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    # both bots are playing: per bot, bubblewrap outside and inside, and the bot itself
-    assert len(bot_processes(f"/bot/{marker}.py")) == 6
+    assert len(_python_processes(f"/bot/{marker}.py")) == 2  # both bots are playing
+    zygotes = [pid for pid in _children_of(runner.pid) if b"zygote" in _cmdline(pid)]
     runner.kill()
     runner.wait()
     deadline = time.monotonic() + 10
     while bot_processes(f"/bot/{marker}.py") and time.monotonic() < deadline:
         time.sleep(0.05)
+    # bubblewrap, the sandbox, the bot and the runner's zygote (warm starts) are all gone
     assert bot_processes(f"/bot/{marker}.py") == []
+    while [pid for pid in zygotes if _running(pid)] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in zygotes if _running(pid)] == []
     # the dead runner's staged copies are swept by the next runner that stages a bot
     play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
     assert list(Path(tempfile.gettempdir()).glob(f"arena-bot-{runner.pid}-*")) == []
+
+
+def _cmdline(pid: int) -> bytes:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie waiting to be reaped."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
+    return False
+
+
+def _children_of(pid: int) -> list[int]:
+    with contextlib.suppress(OSError):
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return []
 
 
 def _unreadable_copy(directory):

@@ -53,3 +53,11 @@ def test_limits_are_set_by_prlimit_inside_the_sandbox():
     for flag in ("--as=268435456", "--nproc=16", "--nofile=64", "--core=0", "--cpu=300:301"):
         assert flag in command
     assert command[-6:] == [command[-6], "-E", "-s", "-S", "-B", "/bot/polite.py"]
+
+
+def test_a_warm_starts_holder_is_the_sandboxs_pid_1_in_the_same_sandbox():
+    bot = load_bot(BOT)
+    holder = bwrap_arguments(BOT.parent, bot, Limits(), 7, 8, command=["/usr/bin/cat"])
+    cold = arguments()
+    assert holder[-3:] == ["--as-pid-1", "--", "/usr/bin/cat"]
+    assert holder[: holder.index("--as-pid-1")] == cold[: cold.index("--")]
