@@ -159,18 +159,25 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     # library and its own files: the script's directory stays on sys.path); -B: /bot is
     # read-only, so no bytecode is written.
     run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
-    mb = 1 << 20
-    return [
-        _which("prlimit") or "/usr/bin/prlimit",
-        f"--as={limits.memory_mb * mb}",
-        f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
-        f"--nproc={limits.processes}",
-        f"--nofile={limits.open_files}",
-        f"--fsize={limits.file_size_mb * mb}",
-        "--core=0",
-        "--",
-        *run,
+    flags = [
+        f"--{name}={soft}" if soft == hard else f"--{name}={soft}:{hard}"
+        for name, (soft, hard) in resource_limits(limits).items()
     ]
+    return [_which("prlimit") or "/usr/bin/prlimit", *flags, "--", *run]
+
+
+def resource_limits(limits: Limits) -> dict[str, tuple[int, int]]:
+    """The rlimits of a bot's processes, (soft, hard) by ``prlimit``'s names; a warm start's
+    bot sets the same itself."""
+    mb = 1 << 20
+    return {
+        "as": (limits.memory_mb * mb,) * 2,
+        "cpu": (limits.cpu_seconds, limits.cpu_seconds + 1),
+        "nproc": (limits.processes,) * 2,
+        "nofile": (limits.open_files,) * 2,
+        "fsize": (limits.file_size_mb * mb,) * 2,
+        "core": (0, 0),
+    }
 
 
 def bwrap_arguments(
@@ -724,7 +731,7 @@ def _start_warm(zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
             "entry": f"{SANDBOX_BOT_DIR}/{bot.entry}",
             "cwd": SANDBOX_BOT_DIR,
             "env": dict(_ENV, PWD=SANDBOX_BOT_DIR),  # as bubblewrap's --chdir sets it
-            "rlimits": _rlimits(limits),
+            "rlimits": resource_limits(limits),
         }
         try:
             zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])
@@ -773,19 +780,6 @@ def _read_bot_pid(report: int) -> tuple[int, bytes]:
     if not line.startswith(b"pid "):
         raise ZygoteError(line.decode(errors="replace"))
     return int(line.split()[1]), rest
-
-
-def _rlimits(limits: Limits) -> dict[str, tuple[int, int]]:
-    """The bot's resource limits (soft, hard), the same as ``prlimit`` sets for a cold start."""
-    mb = 1 << 20
-    return {
-        "as": (limits.memory_mb * mb,) * 2,
-        "cpu": (limits.cpu_seconds, limits.cpu_seconds + 1),
-        "nproc": (limits.processes,) * 2,
-        "nofile": (limits.open_files,) * 2,
-        "fsize": (limits.file_size_mb * mb,) * 2,
-        "core": (0, 0),
-    }
 
 
 def zygote_pid() -> int | None:

@@ -69,6 +69,16 @@ def bot_processes(marker: str) -> list[int]:
     return found
 
 
+def bot_interpreters(marker: str) -> list[int]:
+    """The bots' own Python processes (not bubblewrap's) among :func:`bot_processes`."""
+    found = []
+    for pid in bot_processes(marker):
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3"):
+                found.append(pid)
+    return found
+
+
 @pytest.fixture
 def private_dir():
     """A directory outside the repository that only root can enter (like pytest's tmp_path)."""

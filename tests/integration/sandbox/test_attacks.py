@@ -22,7 +22,15 @@ import pytest
 import engine
 from workers.match import SeatSpec, run_match
 
-from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes, players_for
+from .conftest import (
+    BOTS,
+    LIMITS,
+    NEIGHBOUR_LIMITS,
+    REPO,
+    bot_interpreters,
+    bot_processes,
+    players_for,
+)
 
 pytestmark = pytest.mark.sandbox
 
@@ -239,24 +247,15 @@ def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game
         if direction != "to_bot" or message["type"] != "decide":
             return
         if seat == 0 and not seen:
-            seen.append(len(_python_processes("/bot/daemon.py")))
+            seen.append(len(bot_interpreters("/bot/daemon.py")))
         if seat == 1 and not states:  # another bot moves: the attacker's processes are stopped
-            states.extend(_settled(pid, "T") for pid in _python_processes("/bot/daemon.py"))
+            states.extend(_settled(pid, "T") for pid in bot_interpreters("/bot/daemon.py"))
 
     outcome = play(game_title, "daemon", on_message=watch)
     assert seen == [2]  # the bot and its daemon were both alive mid-game
     assert states == ["T", "T"]
     assert "setsid refused: PermissionError(1, 'Operation not permitted')" in outcome.stderr[0]
     assert outcome.faults[0] == []
-
-
-def _python_processes(marker):
-    found = []
-    for pid in bot_processes(marker):
-        with contextlib.suppress(OSError):
-            if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3"):
-                found.append(pid)
-    return found
 
 
 def _settled(pid, wanted):
@@ -298,9 +297,9 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
         cwd=REPO,
     )
     deadline = time.monotonic() + 30
-    while len(_python_processes(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
+    while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(_python_processes(f"/bot/{marker}.py")) == 2  # both bots are playing
+    assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
     zygotes = [pid for pid in _children_of(runner.pid) if b"zygote" in _cmdline(pid)]
     runner.kill()
     runner.wait()

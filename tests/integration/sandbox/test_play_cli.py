@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,7 @@ from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.play import main
 
-from .conftest import BOTS, REPO, bot_processes, players_for, real_titles
+from .conftest import BOTS, REPO, bot_interpreters, bot_processes, players_for, real_titles
 
 pytestmark = pytest.mark.sandbox
 
@@ -72,14 +71,6 @@ def test_no_sandbox_runs_but_warns(toy, capsys):
     assert "WITHOUT isolation" in capsys.readouterr().err
 
 
-def bot_pythons(marker: str) -> list[int]:
-    """The bot processes themselves (not bubblewrap's) of the bot file ``marker``.py."""
-    return [
-        pid for pid in bot_processes(f"/bot/{marker}.py")
-        if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3")
-    ]  # fmt: skip
-
-
 def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
     marker = f"interrupted_{os.getpid()}"
     bot = private_dir / f"{marker}.py"
@@ -92,9 +83,9 @@ def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
         cwd=REPO, start_new_session=True, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 30
-    while len(bot_pythons(marker)) < 2 and time.monotonic() < deadline:
+    while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(bot_pythons(marker)) == 2  # both bots are playing
+    assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
     os.killpg(runner.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
     assert runner.wait(timeout=30) == 130
     assert "workers.play: interrupted" in runner.stderr.read()
