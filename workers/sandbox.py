@@ -311,13 +311,17 @@ class BotProcess:
         self._report_text = b""
         self.warm = False
 
-    def attach(self, stdin: int, stdout: int, stderr: int, report: int, pid: int) -> None:
-        """Make the bot forked into this sandbox (warm start) the process this object runs."""
+    def attach(
+        self, stdin: int, stdout: int, stderr: int, report: int, pid: int, reported: bytes = b""
+    ) -> None:
+        """Make the bot forked into this sandbox (warm start) the process this object runs;
+        ``reported``: what its keeper wrote after the pid, already read."""
         self.warm = True
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         for fd in (stdin, stdout, stderr):
             os.set_blocking(fd, False)
         self._report_fd = report
+        self._report_text = reported
         os.set_blocking(report, False)
         self._bot_pid = self._group = pid
 
@@ -711,7 +715,9 @@ os.register_at_fork(after_in_child=_forget_zygote_after_fork)
 
 
 def _start_warm(zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
-    process = _start_in_bwrap(bot, limits, uid, bot_dir, staging, HOLDER)
+    # The staged copy (if any) is the process's to remove only once the warm start worked:
+    # a cold start falls back on it.
+    process = _start_in_bwrap(bot, limits, uid, bot_dir, None, HOLDER)
     fds: list[int] = []
     try:
         _wait_for_holder(process)
@@ -739,8 +745,8 @@ def _start_warm(zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
             for fd in (stdin_r, stdout_w, stderr_w, report_w):
                 os.close(fd)
         pid, rest = _read_bot_pid(report_r)
-        process.attach(stdin_w, stdout_r, stderr_r, report_r, pid)
-        process._report_text = rest
+        process.attach(stdin_w, stdout_r, stderr_r, report_r, pid, rest)
+        process._staging_dir = staging
         return process
     except BaseException:
         for fd in fds:

@@ -9,6 +9,7 @@ game, against the same bot started cold.
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,9 +104,26 @@ def test_a_zygote_that_cannot_start_means_cold_starts_with_a_warning(monkeypatch
     monkeypatch.setattr(sandbox, "_ZYGOTE", None)  # the next test's bots start warm again
 
 
-def test_a_bot_in_another_language_always_starts_cold(monkeypatch, private_dir):
-    import shutil
+def test_a_zygote_that_fails_to_fork_means_a_cold_start_of_the_same_bot(monkeypatch, private_dir):
+    # A zygote that says ready, then is gone: the bot's warm start fails after its sandbox
+    # was built, from a staged copy (the sandbox user cannot read the original), and the
+    # cold start must still find that copy.
+    monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
+    monkeypatch.setattr(
+        sandbox, "_zygote_code",
+        lambda: "import socket, sys; socket.socket(fileno=int(sys.argv[2])).send(b'ready')",
+    )  # fmt: skip
+    monkeypatch.setattr(sandbox, "_ZYGOTE", None)
+    bot = private_dir / "polite.py"
+    shutil.copy(BOTS / "polite.py", bot)
+    os.chmod(bot, 0o600)
+    seats = [SeatSpec("process", "p", str(bot)), SeatSpec("builtin", "random")]
+    outcome = run_match(TOY, seats, seed=2, limits=NEIGHBOUR_LIMITS)
+    assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "cold"
+    monkeypatch.setattr(sandbox, "_ZYGOTE", None)
 
+
+def test_a_bot_in_another_language_always_starts_cold(monkeypatch, private_dir):
     monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
     shutil.copytree(BOTS / "shell", private_dir / "shell")
     seats = [SeatSpec("process", "sh", str(private_dir / "shell")), SeatSpec("builtin", "random")]
