@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from arena.bots.services import SeatPlan
@@ -59,6 +61,22 @@ def test_storing_a_result_twice_changes_nothing_the_second_time(started):
     assert services.store_game_result(game.pk, outcome) is False
     assert list(GameSeat.objects.filter(game=game).values()) == seats_before
     assert RatingChange.objects.count() == changes_before == 2
+
+
+def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
+    """A regression guard: each statement is CPU the worker takes from the games."""
+    first, second = list(started.games.order_by("number"))[:2]
+    with CaptureQueriesContext(connection) as claim:
+        jobs = [services.claim_game(g.pk, worker="w") for g in (first, second)]
+    assert len(claim) == 4
+    services.store_game_result(first.pk, play(jobs[0]))
+    with CaptureQueriesContext(connection) as store:
+        services.store_game_result(second.pk, play(jobs[1]))
+    statements = [q["sql"].split()[0] for q in store.captured_queries]
+    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read and
+    # three writes, rated-prefix check, finish the tournament, COMMIT (in a test, the
+    # transaction is a savepoint in the test's own)
+    assert len(statements) == 11, statements
 
 
 def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
