@@ -98,8 +98,9 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``timings``.
 
     Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game, write the
-    seats, the analytics rows (if the title has any), the ratings (a read and three writes),
-    the rated-prefix check, finish the tournament if it is done, COMMIT: 12 statements.
+    seats, the analytics rows (if the title has any), the ratings (a read that also sees
+    whether a game is still open, three writes), the rated-prefix check, COMMIT: 11
+    statements; a 12th finishes the tournament once no game is open.
     """
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.models import Tournament
@@ -129,10 +130,12 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
         _fill_seats(seats, result, outcome)
         insert_rows(cursor, SEATS_HEAD, [_seat_row(game_id, s) for s in seats], SEATS_TAIL)
         store_analytics(cursor, game_id, result, title, options)
-        apply_pending_ratings(tournament_id, locked=True)
+        pending = apply_pending_ratings(tournament_id, locked=True)
         if form == Tournament.Format.LADDER:
             top_up_ladder(Tournament.objects.get(pk=tournament_id))
-        finish_if_done(tournament_id)
+            finish_if_done(tournament_id)
+        elif not pending.open_game:  # else the same read saw a game still to play
+            finish_if_done(tournament_id)
     log.info("game.stored %s", {"game_id": game_id})
     return True
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from openskill.models import PlackettLuce
@@ -52,21 +53,29 @@ def rating_ranks(seats: list[GameSeat]) -> list[int]:
     return [ordered.index(k) + 1 for k in keys]
 
 
-def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> int:
+class Pending(NamedTuple):
+    """What :func:`apply_pending_ratings` did, and saw."""
+
+    rated: int  # games rated now
+    open_game: bool  # the tournament has a game not done yet (it cannot be finished)
+
+
+def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
     """Rate every finished game not rated yet, in game-number order, stopping at the first
-    game still open, so ratings never depend on which worker finished first. Returns how many
-    games were rated. Call inside a transaction; the tournament row lock serialises callers
-    (``locked``: the caller holds it already).
+    game still open, so ratings never depend on which worker finished first. Call inside a
+    transaction; the tournament row lock serialises callers (``locked``: the caller holds it
+    already).
 
     A batch of any length costs the same few statements (raw SQL, since every stored game
-    runs them: see ``arena.sql``): its seats with their ratings, the history rows, the
-    ratings' new values, the games marked rated, and the rated-prefix check."""
+    runs them: see ``arena.sql``): its seats with their ratings (and whether a game is still
+    open), the history rows, the ratings' new values, the games marked rated, and the
+    rated-prefix check."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
     with connection.cursor() as cursor:
-        games, ratings = _ratable_games(cursor, tournament_id)
+        games, ratings, open_game = _ratable_games(cursor, tournament_id)
         if not games:
-            return 0
+            return Pending(0, open_game)
         rated = [
             _rate_game(game_id, seats, ratings)
             for game_id, (status, seats) in games.items()
@@ -85,7 +94,7 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> int:
                 [True, *chunk],
             )
     check_invariants(tournament_id, rated)
-    return len(rated)
+    return Pending(len(rated), open_game)
 
 
 RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
@@ -99,30 +108,35 @@ RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
     f"{f} = excluded.{f}" for f in RATING_FIELDS
 )
 
-# The unrated games before the tournament's first open game, in game order, their seats in
-# seat order, each with its rating row; later games are not read.
+# The tournament's first open game, then the unrated games before it in game order, their
+# seats in seat order, each with its rating row; later games are not read. Always one row at
+# least: without a ratable game, the first-open column alone.
 RATABLE_SQL = """
-    SELECT g.id, g.status, s.bot_version_id, s.rating_rank, s.winner, s.score, s.status,
-           r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.score_total, r.faulted_games
-    FROM games_gameseat s
-    JOIN games_game g ON g.id = s.game_id
+    SELECT o.number, g.id, g.status, s.bot_version_id, s.rating_rank, s.winner, s.score,
+           s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.score_total,
+           r.faulted_games
+    FROM (SELECT min(number) AS number FROM games_game
+          WHERE tournament_id = %s AND NOT rated
+            AND status NOT IN ('finished', 'failed', 'void')) o
+    LEFT JOIN games_game g
+        ON g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(o.number, 2147483647)
+    LEFT JOIN games_gameseat s ON s.game_id = g.id
     LEFT JOIN ratings_rating r
         ON r.tournament_id = g.tournament_id AND r.bot_version_id = s.bot_version_id
-    WHERE g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(
-        (SELECT min(o.number) FROM games_game o
-         WHERE o.tournament_id = %s AND NOT o.rated
-           AND o.status NOT IN ('finished', 'failed', 'void')),
-        2147483647)
     ORDER BY g.number, s.seat
 """
 
 
 def _ratable_games(cursor, tournament_id: int):
-    """{game id: (status, seats)} for the ratable prefix, and {bot version id: Rating}."""
+    """{game id: (status, seats)} for the ratable prefix, {bot version id: Rating}, and
+    whether the tournament has an open game."""
     cursor.execute(RATABLE_SQL, [tournament_id, tournament_id])
+    rows = cursor.fetchall()
     games: dict[int, tuple[str, list[GameSeat]]] = {}
     ratings: dict[int, Rating] = {}
-    for game_id, game_status, version, rating_rank, winner, score, status, *rating in cursor:
+    for _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
+        if game_id is None:
+            break  # no ratable game
         seat = GameSeat(
             bot_version_id=version,
             rating_rank=rating_rank,
@@ -139,7 +153,7 @@ def _ratable_games(cursor, tournament_id: int):
                 bot_version_id=version,
                 **dict(zip(["id", *RATING_FIELDS], rating, strict=True)),
             )
-    return games, ratings
+    return games, ratings, rows[0][0] is not None
 
 
 def _change_row(change: RatingChange) -> list:
@@ -236,4 +250,4 @@ def recompute_ratings(tournament_id: int) -> int:
         tournament.ratings.all().delete()
         Game.objects.filter(tournament=tournament).update(rated=False)
         ensure_ratings(tournament)
-        return apply_pending_ratings(tournament_id)
+        return apply_pending_ratings(tournament_id).rated

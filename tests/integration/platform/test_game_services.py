@@ -65,18 +65,22 @@ def test_storing_a_result_twice_changes_nothing_the_second_time(started):
 
 def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     """A regression guard: each statement is CPU the worker takes from the games."""
-    first, second = list(started.games.order_by("number"))[:2]
+    games = list(started.games.order_by("number"))
     with CaptureQueriesContext(connection) as claim:
-        jobs = [services.claim_game(g.pk, worker="w") for g in (first, second)]
-    assert len(claim) == 4
-    services.store_game_result(first.pk, play(jobs[0]))
+        jobs = [services.claim_game(g.pk, worker="w") for g in games]
+    assert len(claim) == 2 * len(games)
+    services.store_game_result(games[0].pk, play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
-        services.store_game_result(second.pk, play(jobs[1]))
-    statements = [q["sql"].split()[0] for q in store.captured_queries]
+        services.store_game_result(games[1].pk, play(jobs[1]))
     # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read and
-    # three writes, rated-prefix check, finish the tournament, COMMIT (in a test, the
-    # transaction is a savepoint in the test's own)
-    assert len(statements) == 11, statements
+    # three writes, rated-prefix check, COMMIT (in a test, BEGIN and COMMIT are a savepoint
+    # and its release); game 3 is still open, which the rating read saw
+    assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
+    with CaptureQueriesContext(connection) as last:
+        services.store_game_result(games[2].pk, play(jobs[2]))
+    assert len(last) == 11  # and the tournament is finished
+    started.refresh_from_db()
+    assert started.status == Tournament.Status.FINISHED
 
 
 def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
