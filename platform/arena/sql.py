@@ -9,6 +9,7 @@ SQL that PostgreSQL and SQLite (the embedded default) both run: multi-row ``VALU
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +27,19 @@ def for_update(*of: str) -> str:
     if of and not connection.features.has_select_for_update_of:
         of = ()
     return " " + connection.ops.for_update_sql(of=of)
+
+
+def pipeline():
+    """On PostgreSQL, psycopg's pipeline mode: statements are sent without waiting for each
+    one's result, and the worker waits only where it reads one (a fetch), so a run of writes
+    costs one round trip. On a busy machine each round trip waits for PostgreSQL's backend
+    and then the worker to be scheduled again. Inside it, read results with a fetch
+    (``RETURNING``), never ``cursor.rowcount``, which is only known after the next fetch.
+    Elsewhere (SQLite) the statements simply run one by one."""
+    if connection.vendor != "postgresql":
+        return contextlib.nullcontext()
+    connection.ensure_connection()
+    return connection.connection.pipeline()
 
 
 def placeholders(n: int) -> str:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.bots.services import SeatPlan, plan_seat
 from arena.queue import enqueue_game
-from arena.sql import for_update, from_json, insert_rows, now_param, to_json
+from arena.sql import for_update, from_json, insert_rows, now_param, pipeline, to_json
 
 from .analytics import store_analytics
 from .models import Game, GameSeat
@@ -100,7 +100,9 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game, write the
     seats, the analytics rows (if the title has any), the ratings (a read that also sees
     whether a game is still open, three writes), the rated-prefix check, COMMIT: 11
-    statements; a 12th finishes the tournament once no game is open.
+    statements; a 12th finishes the tournament once no game is open. On PostgreSQL they
+    are pipelined: the worker waits for a result only where it reads one (the lock's read,
+    the finishing UPDATE, the rating read, the prefix check) and for the COMMIT.
     """
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.models import Tournament
@@ -109,28 +111,29 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     result = outcome["result"]
     record = outcome.get("record") or {}
     with transaction.atomic(), connection.cursor() as cursor:
-        tournament_id, title, form, options, seats = _lock_seats(cursor, game_id)
-        # A fresh statement after the tournament lock: the game's status as of now. Only
-        # writers holding that lock move a running game, so this row stays as checked.
-        cursor.execute(
-            FINISH_GAME_SQL,
-            [
-                now_param(timezone.now()),
-                to_json(record),
-                to_json(result.get("stats") or {}),
-                str(record.get("engine_version", "")),
-                str(record.get("rules_version", "")),
-                _match_ms(outcome),
-                game_id,
-            ],
-        )
-        if cursor.rowcount != 1:
-            log.info("game.store.skipped %s", {"game_id": game_id})
-            return False
-        _fill_seats(seats, result, outcome)
-        insert_rows(cursor, SEATS_HEAD, [_seat_row(game_id, s) for s in seats], SEATS_TAIL)
-        store_analytics(cursor, game_id, result, title, options)
-        pending = apply_pending_ratings(tournament_id, locked=True)
+        with pipeline():  # 5 round trips for these 10 statements (with BEGIN) on PostgreSQL
+            tournament_id, title, form, options, seats = _lock_seats(cursor, game_id)
+            # A fresh statement after the tournament lock: the game's status as of now. Only
+            # writers holding that lock move a running game, so this row stays as checked.
+            cursor.execute(
+                FINISH_GAME_SQL,
+                [
+                    now_param(timezone.now()),
+                    to_json(record),
+                    to_json(result.get("stats") or {}),
+                    str(record.get("engine_version", "")),
+                    str(record.get("rules_version", "")),
+                    _match_ms(outcome),
+                    game_id,
+                ],
+            )
+            if cursor.fetchone() is None:
+                log.info("game.store.skipped %s", {"game_id": game_id})
+                return False
+            _fill_seats(seats, result, outcome)
+            insert_rows(cursor, SEATS_HEAD, [_seat_row(game_id, s) for s in seats], SEATS_TAIL)
+            store_analytics(cursor, game_id, result, title, options)
+            pending = apply_pending_ratings(tournament_id, locked=True)
         if form == Tournament.Format.LADDER:
             top_up_ladder(Tournament.objects.get(pk=tournament_id))
             finish_if_done(tournament_id)
@@ -145,6 +148,7 @@ FINISH_GAME_SQL = """
     SET status = 'finished', finished_at = %s, lease_until = NULL, record = %s, stats = %s,
         engine_version = %s, rules_version = %s, match_ms = %s, error = ''
     WHERE id = %s AND status = 'running'
+    RETURNING id
 """
 # Every seat row exists (made with the game); one INSERT ... ON CONFLICT rewrites them all.
 SEAT_COLUMNS = [
