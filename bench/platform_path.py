@@ -21,9 +21,10 @@ read +33 % with 32 games (a 2.4 s run) and +15 % with 128.
 The machine may be shared, so beside the wall-clock ratio it prints CPU time per game read
 from /proc (Linux): the runner processes on their own, and on the platform the worker
 processes (Celery's parent and pool), the PostgreSQL backends of the bench database and
-Redis (which serves the whole machine, so other work's commands count there too). CPU time is what a platform step takes from the games on a busy machine, and it
-moves much less than wall time when other work runs beside the bench. The bots' own
-processes are in neither figure.
+Redis (which serves the whole machine, so other work's commands count there too). CPU time
+is what a platform step takes from the games on a busy machine, and it moves much less than
+wall time when other work runs beside the bench. The bots' own processes are in neither
+figure.
 """
 
 from __future__ import annotations

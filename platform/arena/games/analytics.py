@@ -54,10 +54,8 @@ def _store_characters(cursor, game_id: int, result: dict[str, Any]) -> None:
         for seat, rnd, name in characters_by_round(result)
     ]
     if rows:
-        insert_rows(
-            cursor, "INSERT INTO games_citadelscharacterheld (game_id, seat, round, \"character\", won)",
-            rows,
-        )  # fmt: skip
+        head = 'INSERT INTO games_citadelscharacterheld (game_id, seat, round, "character", won)'
+        insert_rows(cursor, head, rows)
 
 
 def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tuple[str, dict]:

@@ -52,17 +52,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     return MatchJob(
         game_id=game_id,
         title=title,
-        seats=[
-            plan_seat(
-                kind=kind,
-                builtin_name=builtin_name,
-                sha256=sha256,
-                artifact_format=artifact_format,
-                entry=entry,
-                label=BotVersion.make_label(username, bot_name, number),
-            )
-            for *_, kind, builtin_name, sha256, artifact_format, entry, number, bot_name, username in rows
-        ],
+        seats=[_seat_plan(*row[5:]) for row in rows],
         seed=seed,
         options=from_json(options),
         limits={
@@ -89,6 +79,18 @@ CLAIM_SQL = """
 """
 
 
+def _seat_plan(kind, builtin_name, sha256, artifact_format, entry, number, bot_name, username):
+    """A seat plan from the version columns of a CLAIM_SQL row."""
+    return plan_seat(
+        kind=kind,
+        builtin_name=builtin_name,
+        sha256=sha256,
+        artifact_format=artifact_format,
+        entry=entry,
+        label=BotVersion.make_label(username, bot_name, number),
+    )
+
+
 def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     """Store a finished game in one transaction: seats, analytics rows, replay record, capped
     stderr, then ratings in game order. False (nothing changed) if it was stored already or is
@@ -111,7 +113,7 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     result = outcome["result"]
     record = outcome.get("record") or {}
     with transaction.atomic(), connection.cursor() as cursor:
-        with pipeline():  # 5 round trips for these 10 statements (with BEGIN) on PostgreSQL
+        with pipeline():  # on PostgreSQL, these 10 statements and COMMIT in 5 round trips
             tournament_id, title, form, options, seats = _lock_seats(cursor, game_id)
             # A fresh statement after the tournament lock: the game's status as of now. Only
             # writers holding that lock move a running game, so this row stays as checked.
