@@ -1,7 +1,7 @@
 """Games per minute through the whole platform path against the match runner alone.
 
-    .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 16]
-                                       [--bots starter|builtin] [--workers 2]
+    .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 128]
+                                       [--bots starter|builtin] [--workers 2] [--repeat 3]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
 ``arena_bench`` (dropped and made again each run), seeds bots, then:
@@ -13,6 +13,18 @@ Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the databa
 
 It prints both rates and the platform's overhead as a share of game time (target: at most
 10 % for 4-player Citadels between sandboxed starter-kit bots).
+
+The default of 128 games (16 before) amortises the fixed ramp of a run (creating and
+sending the games, the first delivery, the last game of the slower process): the same code
+read +33 % with 32 games (a 2.4 s run) and +15 % with 128.
+
+The machine may be shared, so beside the wall-clock ratio it prints CPU time per game read
+from /proc (Linux): the runner processes on their own, and on the platform the worker
+processes (Celery's parent and pool), the PostgreSQL backends of the bench database and
+Redis (which serves the whole machine, so other work's commands count there too). CPU time
+is what a platform step takes from the games on a busy machine, and it moves much less than
+wall time when other work runs beside the bench. The bots' own processes are in neither
+figure.
 """
 
 from __future__ import annotations
@@ -57,15 +69,19 @@ def main() -> int:
         f"{args.workers} worker processes, sandbox {os.environ.get('ARENA_SANDBOX', 'bwrap')}, "
         f"{args.repeat} alternating repetitions (the machine's load drifts; medians are shown)"
     )
-    alone, platform = [], []
+    alone, platform, cpu_alone, cpu_platform = [], [], [], []
     with _worker(args.workers) as worker:
         for rep in range(args.repeat):
             alone.append(_runner_alone(jobs, args.workers))
+            cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
             copy = _copy_tournament(tournament, rep)
+            before = _platform_cpu(worker)
             platform.append(_through_platform(copy, worker))
+            after = _platform_cpu(worker)
+            cpu_platform.append({k: 1000 * (after[k] - before[k]) / len(jobs) for k in after})
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
-                f"whole platform {platform[-1]:6.2f} s"
+                f"whole platform {platform[-1]:6.2f} s (load {os.getloadavg()[0]:.1f})"
             )
     a, p = statistics.median(alone), statistics.median(platform)
     print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
@@ -79,6 +95,14 @@ def main() -> int:
         f"(claim, store, rate, broker); runner alone: {1000 * a * args.workers / len(jobs):.0f}"
         f" ms per game, {statistics.mean(RUNNER_MATCH_MS):.0f} ms in the match runner"
     )
+    if cpu_platform[0]:
+        parts = {k: statistics.median(c[k] for c in cpu_platform) for k in cpu_platform[0]}
+        runner = statistics.median(cpu_alone)
+        print(
+            f"CPU per game (median): runner alone {runner:.1f} ms; on the platform "
+            + ", ".join(f"{k} {v:.1f} ms" for k, v in parts.items())
+            + f": {sum(parts.values()) - runner:.1f} ms more than the runner alone"
+        )
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
@@ -87,7 +111,7 @@ def _parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--title", default="citadels")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--games", type=int, default=128)
     parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
@@ -160,21 +184,58 @@ def _variant(zip_data: bytes, i: int) -> bytes:
     return out.getvalue()
 
 
-def _play(job) -> int:
+def _play(job) -> tuple[int, float]:
     from workers.tasks import run_job
 
+    cpu = time.process_time()
     outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
-    return outcome["match_ms"]
+    return outcome["match_ms"], time.process_time() - cpu
 
 
 def _runner_alone(jobs, workers: int) -> float:
     started = time.perf_counter()
     with ProcessPoolExecutor(workers) as pool:
-        RUNNER_MATCH_MS.extend(pool.map(_play, jobs))
+        for match_ms, cpu_s in pool.map(_play, jobs):
+            RUNNER_MATCH_MS.append(match_ms)
+            RUNNER_CPU_S.append(cpu_s)
     return time.perf_counter() - started
 
 
 RUNNER_MATCH_MS: list[int] = []  # each game's time in run_match when run by the runner alone
+RUNNER_CPU_S: list[float] = []  # each game's CPU time in the runner's process (bots excluded)
+
+
+def _platform_cpu(worker) -> dict[str, float]:
+    """CPU seconds so far of the worker's processes, the bench database's other PostgreSQL
+    backends and Redis; empty where /proc is not there."""
+    from django.db import connection
+
+    if not Path("/proc/self/stat").exists():
+        return {}
+    pool = subprocess.run(["pgrep", "-P", str(worker.pid)], capture_output=True, text=True)
+    redis_pids = subprocess.run(["pgrep", "-x", "redis-server"], capture_output=True, text=True)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        backends = [pid for (pid,) in cursor.fetchall()]
+    return {
+        "worker processes": sum(
+            _cpu_s(pid) for pid in [worker.pid, *map(int, pool.stdout.split())]
+        ),
+        "PostgreSQL": sum(_cpu_s(pid) for pid in backends),
+        "Redis": sum(_cpu_s(int(pid)) for pid in redis_pids.stdout.split()),
+    }
+
+
+def _cpu_s(pid: int) -> float:
+    """User and system CPU seconds of one process (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager

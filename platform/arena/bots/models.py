@@ -90,7 +90,11 @@ class BotVersion(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.bot.owner.username}/{self.bot.name} v{self.number}"
+        return self.make_label(self.bot.owner.username, self.bot.name, self.number)
+
+    @staticmethod
+    def make_label(username: str, bot_name: str, number: int) -> str:
+        return f"{username}/{bot_name} v{number}"
 
     @property
     def title(self) -> str:

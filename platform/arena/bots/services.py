@@ -100,10 +100,23 @@ class SeatPlan:
 
 
 def seat_plan(version: BotVersion) -> SeatPlan:
-    if version.kind == BotVersion.Kind.BUILTIN:
-        return SeatPlan("builtin", version.builtin_name, None)
-    path = runnable_path(version.sha256, version.artifact_format, version.entry)
-    return SeatPlan("process", version.label, str(path))
+    return plan_seat(
+        kind=version.kind,
+        builtin_name=version.builtin_name,
+        sha256=version.sha256,
+        artifact_format=version.artifact_format,
+        entry=version.entry,
+        label=version.label,
+    )
+
+
+def plan_seat(
+    *, kind: str, builtin_name: str, sha256: str, artifact_format: str, entry: str, label: str
+) -> SeatPlan:
+    """A seat plan from a version's fields (a worker's claim reads them without the ORM)."""
+    if kind == BotVersion.Kind.BUILTIN:
+        return SeatPlan("builtin", builtin_name, None)
+    return SeatPlan("process", label, str(runnable_path(sha256, artifact_format, entry)))
 
 
 def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:

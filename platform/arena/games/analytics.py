@@ -10,14 +10,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .models import CitadelsCharacterHeld, Game, PragaCraneConfiguration
+from arena.sql import insert_rows, to_json
 
 
-def store_analytics(game: Game, result: dict[str, Any], title: str) -> None:
+def store_analytics(
+    cursor, game_id: int, result: dict[str, Any], title: str, options: dict
+) -> None:
+    """The title's analytics rows for a game being stored (one multi-row INSERT, raw SQL on
+    the worker's path: see ``arena.sql``)."""
     if title == "citadels":
-        _store_characters(game, result)
+        _store_characters(cursor, game_id, result)
     elif title == "praga":
-        _store_crane_configuration(game, result)
+        _store_crane_configuration(cursor, game_id, result, options)
 
 
 def characters_by_round(result: dict[str, Any]) -> list[tuple[int, int, str]]:
@@ -43,12 +47,15 @@ def _names(held: Any) -> list:
     return [held] if held else []
 
 
-def _store_characters(game: Game, result: dict[str, Any]) -> None:
+def _store_characters(cursor, game_id: int, result: dict[str, Any]) -> None:
     winners = set(result.get("winners") or [])
-    CitadelsCharacterHeld.objects.bulk_create(
-        CitadelsCharacterHeld(game=game, seat=seat, round=rnd, character=name, won=seat in winners)
+    rows = [
+        (game_id, seat, rnd, name, seat in winners)
         for seat, rnd, name in characters_by_round(result)
-    )
+    ]
+    if rows:
+        head = 'INSERT INTO games_citadelscharacterheld (game_id, seat, round, "character", won)'
+        insert_rows(cursor, head, rows)
 
 
 def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tuple[str, dict]:
@@ -65,7 +72,11 @@ def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tupl
     return label[:200], parts
 
 
-def _store_crane_configuration(game: Game, result: dict[str, Any]) -> None:
-    label, parts = crane_configuration(result, game.options or {})
+def _store_crane_configuration(cursor, game_id: int, result: dict[str, Any], options) -> None:
+    label, parts = crane_configuration(result, options or {})
     if label:
-        PragaCraneConfiguration.objects.create(game=game, configuration=label, details=parts)
+        insert_rows(
+            cursor,
+            "INSERT INTO games_pragacraneconfiguration (game_id, configuration, details)",
+            [(game_id, label, to_json(parts))],
+        )

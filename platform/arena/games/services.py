@@ -9,11 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from arena.bots.services import SeatPlan, seat_plan
+from arena.bots.models import BotVersion
+from arena.bots.services import SeatPlan, plan_seat
 from arena.queue import enqueue_game
+from arena.sql import for_update, from_json, insert_rows, now_param, pipeline, to_json
 
 from .analytics import store_analytics
 from .models import Game, GameSeat
@@ -37,29 +39,25 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     """queued -> running with a lease. None when the game is gone, not queued (a duplicate
     delivery, a paused or cancelled tournament), or another worker has it.
 
-    Two queries: the conditional UPDATE, then the seats with their versions, the game and the
-    tournament in one join."""
+    Two statements: the conditional UPDATE, then the seats with their versions, the game and
+    the tournament in one join, read as plain rows (see ``arena.sql`` for why)."""
     if not Game.claim(game_id, worker, settings.ARENA_GAME_LEASE_SECONDS):
         log.info("game.claim.skipped %s", {"game_id": game_id, "worker": worker})
         return None
-    seats = list(
-        GameSeat.objects.filter(game_id=game_id)
-        .select_related("game__tournament", "bot_version__bot__owner")
-        .only(*CLAIM_FIELDS)
-        .order_by("seat")
-    )
-    game = seats[0].game
-    tournament = game.tournament
+    with connection.cursor() as cursor:
+        cursor.execute(CLAIM_SQL, [game_id])
+        rows = cursor.fetchall()
+    seed, options, title, decision_ms, bank_ms = rows[0][:5]
     log.info("game.claimed %s", {"game_id": game_id, "worker": worker})
     return MatchJob(
         game_id=game_id,
-        title=tournament.title,
-        seats=[seat_plan(s.bot_version) for s in seats],
-        seed=game.seed,
-        options=game.options,
+        title=title,
+        seats=[_seat_plan(*row[5:]) for row in rows],
+        seed=seed,
+        options=from_json(options),
         limits={
-            "decision_ms": tournament.decision_ms,
-            "bank_ms": tournament.bank_ms,
+            "decision_ms": decision_ms,
+            "bank_ms": bank_ms,
             "memory_mb": settings.ARENA_BOT_MEMORY_MB,
             "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
         },
@@ -67,19 +65,30 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
 
 
 # What a claim reads: no replay record, stats or stderr of other rows.
-CLAIM_FIELDS = [
-    "seat", "game__seed", "game__options", "game__tournament__title",
-    "game__tournament__decision_ms", "game__tournament__bank_ms", "bot_version__kind",
-    "bot_version__builtin_name", "bot_version__sha256", "bot_version__artifact_format",
-    "bot_version__entry", "bot_version__number", "bot_version__bot__name",
-    "bot_version__bot__owner__username",
-]  # fmt: skip
+CLAIM_SQL = """
+    SELECT g.seed, g.options, t.title, t.decision_ms, t.bank_ms, v.kind, v.builtin_name,
+           v.sha256, v.artifact_format, v.entry, v.number, b.name, u.username
+    FROM games_gameseat s
+    JOIN games_game g ON g.id = s.game_id
+    JOIN tournaments_tournament t ON t.id = g.tournament_id
+    JOIN bots_botversion v ON v.id = s.bot_version_id
+    JOIN bots_bot b ON b.id = v.bot_id
+    JOIN auth_user u ON u.id = b.owner_id
+    WHERE s.game_id = %s
+    ORDER BY s.seat
+"""
 
 
-SEAT_FIELDS = [
-    "score", "rank", "rating_rank", "winner", "status", "fault_count", "faults", "details",
-    "stderr",
-]  # fmt: skip
+def _seat_plan(kind, builtin_name, sha256, artifact_format, entry, number, bot_name, username):
+    """A seat plan from the version columns of a CLAIM_SQL row."""
+    return plan_seat(
+        kind=kind,
+        builtin_name=builtin_name,
+        sha256=sha256,
+        artifact_format=artifact_format,
+        entry=entry,
+        label=BotVersion.make_label(username, bot_name, number),
+    )
 
 
 def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
@@ -89,6 +98,13 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
 
     ``outcome`` is the match runner's JSON: ``result`` (scores, ranks, winners, details, stats),
     ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``timings``.
+
+    Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game, write the
+    seats, the analytics rows (if the title has any), the ratings (a read that also sees
+    whether a game is still open, three writes), the rated-prefix check, COMMIT: 11
+    statements; a 12th finishes the tournament once no game is open. On PostgreSQL they
+    are pipelined: the worker waits for a result only where it reads one (the lock's read,
+    the finishing UPDATE, the rating read, the prefix check) and for the COMMIT.
     """
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.models import Tournament
@@ -96,50 +112,84 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
 
     result = outcome["result"]
     record = outcome.get("record") or {}
-    with transaction.atomic():
-        seats = _lock_seats(game_id)
-        # A fresh statement after the tournament lock: the game's status as of now. Only
-        # writers holding that lock move a running game, so this row stays as checked.
-        stored = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).update(
-            status=Game.Status.FINISHED,
-            finished_at=timezone.now(),
-            lease_until=None,
-            record=record,
-            stats=result.get("stats") or {},
-            engine_version=str(record.get("engine_version", "")),
-            rules_version=str(record.get("rules_version", "")),
-            match_ms=_match_ms(outcome),
-            error="",
-        )
-        if not stored:
-            log.info("game.store.skipped %s", {"game_id": game_id})
-            return False
-        _fill_seats(seats, result, outcome)
-        GameSeat.objects.bulk_create(  # one INSERT ... ON CONFLICT UPDATE for every seat
-            seats, update_conflicts=True, unique_fields=["game", "seat"], update_fields=SEAT_FIELDS
-        )
-        game = seats[0].game
-        tournament = game.tournament
-        store_analytics(game, result, tournament.title)
-        apply_pending_ratings(tournament.pk, locked=True)
-        if tournament.format == Tournament.Format.LADDER:
-            top_up_ladder(tournament)
-        finish_if_done(tournament)
+    with transaction.atomic(), connection.cursor() as cursor:
+        with pipeline():  # on PostgreSQL, these 10 statements and COMMIT in 5 round trips
+            tournament_id, title, form, options, seats = _lock_seats(cursor, game_id)
+            # A fresh statement after the tournament lock: the game's status as of now. Only
+            # writers holding that lock move a running game, so this row stays as checked.
+            cursor.execute(
+                FINISH_GAME_SQL,
+                [
+                    now_param(timezone.now()),
+                    to_json(record),
+                    to_json(result.get("stats") or {}),
+                    str(record.get("engine_version", "")),
+                    str(record.get("rules_version", "")),
+                    _match_ms(outcome),
+                    game_id,
+                ],
+            )
+            if cursor.fetchone() is None:
+                log.info("game.store.skipped %s", {"game_id": game_id})
+                return False
+            _fill_seats(seats, result, outcome)
+            insert_rows(cursor, SEATS_HEAD, [_seat_row(game_id, s) for s in seats], SEATS_TAIL)
+            store_analytics(cursor, game_id, result, title, options)
+            pending = apply_pending_ratings(tournament_id, locked=True)
+        if form == Tournament.Format.LADDER:
+            top_up_ladder(Tournament.objects.get(pk=tournament_id))
+            finish_if_done(tournament_id)
+        elif not pending.open_game:  # else the same read saw a game still to play
+            finish_if_done(tournament_id)
     log.info("game.stored %s", {"game_id": game_id})
     return True
 
 
-def _lock_seats(game_id: int) -> list[GameSeat]:
-    """The game's seats, with its tournament row locked (the lock every writer of a running
-    game takes first). The game row read here may predate the lock; check its status with a
-    fresh statement."""
-    return list(
-        GameSeat.objects.filter(game_id=game_id)
-        .select_related("game__tournament")
-        .select_for_update(of=("game__tournament",))
-        .defer("game__record", "game__stats", "game__error")
-        .order_by("seat")
+FINISH_GAME_SQL = """
+    UPDATE games_game
+    SET status = 'finished', finished_at = %s, lease_until = NULL, record = %s, stats = %s,
+        engine_version = %s, rules_version = %s, match_ms = %s, error = ''
+    WHERE id = %s AND status = 'running'
+    RETURNING id
+"""
+# Every seat row exists (made with the game); one INSERT ... ON CONFLICT rewrites them all.
+SEAT_COLUMNS = [
+    "game_id", "seat", "bot_version_id", "score", "rank", "rating_rank", "winner", "status",
+    "fault_count", "faults", "details", "stderr",
+]  # fmt: skip
+SEATS_HEAD = f"INSERT INTO games_gameseat ({', '.join(SEAT_COLUMNS)})"
+SEATS_TAIL = " ON CONFLICT (game_id, seat) DO UPDATE SET " + ", ".join(
+    f"{c} = excluded.{c}" for c in SEAT_COLUMNS[3:]
+)
+
+
+def _lock_seats(cursor, game_id: int) -> tuple[int, str, str, dict, list[GameSeat]]:
+    """The game's tournament (id, title, format), options and seats, with the tournament row
+    locked (the lock every writer of a running game takes first). The game's status read
+    here may predate the lock, so it is not read: the finishing UPDATE checks it."""
+    cursor.execute(
+        """
+        SELECT t.id, t.title, t.format, g.options, s.seat, s.bot_version_id
+        FROM games_gameseat s
+        JOIN games_game g ON g.id = s.game_id
+        JOIN tournaments_tournament t ON t.id = g.tournament_id
+        WHERE s.game_id = %s
+        ORDER BY s.seat"""
+        + for_update("t"),
+        [game_id],
     )
+    rows = cursor.fetchall()
+    tournament_id, title, form, options = rows[0][:4]
+    seats = [GameSeat(seat=seat, bot_version_id=version) for *_, seat, version in rows]
+    return tournament_id, title, form, from_json(options), seats
+
+
+def _seat_row(game_id: int, seat: GameSeat) -> list:
+    return [
+        game_id, seat.seat, seat.bot_version_id, seat.score, seat.rank, seat.rating_rank,
+        seat.winner, seat.status, seat.fault_count, to_json(seat.faults),
+        to_json(seat.details), seat.stderr,
+    ]  # fmt: skip
 
 
 def _fill_seats(seats: list[GameSeat], result: dict, outcome: dict) -> None:
@@ -213,7 +263,7 @@ def _requeue_or_fail(game: Game, reason: str) -> str:
         tournament = game.tournament
         if tournament.format == tournament.Format.LADDER:
             top_up_ladder(tournament)
-        finish_if_done(tournament)
+        finish_if_done(tournament.pk)
     else:
         game.status = Game.Status.QUEUED
         game.queued_at = timezone.now()

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import NamedTuple
 
-from django.db import transaction
-from django.db.models import Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db import connection, transaction
 from openskill.models import PlackettLuce
 
 from arena.games.models import Game, GameSeat
+from arena.sql import CHUNK_ROWS, insert_rows, placeholders
 from arena.tournaments.models import Tournament
 
 from .models import Rating, RatingChange
@@ -53,70 +53,120 @@ def rating_ranks(seats: list[GameSeat]) -> list[int]:
     return [ordered.index(k) + 1 for k in keys]
 
 
-def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> int:
-    """Rate every finished game not rated yet, in game-number order, stopping at the first
-    game still open, so ratings never depend on which worker finished first. Returns how many
-    games were rated. Call inside a transaction; the tournament row lock serialises callers
-    (``locked``: the caller holds it already).
+class Pending(NamedTuple):
+    """What :func:`apply_pending_ratings` did, and saw."""
 
-    A batch of any length costs the same few queries: its seats, the ratings they touch, the
-    history rows, the ratings' new values, and the games marked rated."""
+    rated: int  # games rated now
+    open_game: bool  # the tournament has a game not done yet (it cannot be finished)
+
+
+def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
+    """Rate every finished game not rated yet, in game-number order, stopping at the first
+    game still open, so ratings never depend on which worker finished first. Call inside a
+    transaction; the tournament row lock serialises callers (``locked``: the caller holds it
+    already).
+
+    A batch of any length costs the same few statements (raw SQL, since every stored game
+    runs them: see ``arena.sql``): its seats with their ratings (and whether a game is still
+    open), the history rows, the ratings' new values, the games marked rated, and the
+    rated-prefix check."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
-    games = _ratable_games(tournament_id)
-    if not games:
-        return 0
-    ratings = {
-        r.bot_version_id: r
-        for r in Rating.objects.filter(
-            tournament_id=tournament_id,
-            bot_version_id__in={s.bot_version_id for seats in games.values() for s in seats},
-        )
-    }
-    rated = [
-        _rate_game(game_id, seats, ratings)
-        for game_id, seats in games.items()
-        if seats[0].game.status == Game.Status.FINISHED
-    ]
-    if rated:
-        RatingChange.objects.bulk_create(c for batch in rated for c in batch)
-        Rating.objects.bulk_create(  # one INSERT ... ON CONFLICT UPDATE for the batch
-            ratings.values(),
-            update_conflicts=True,
-            unique_fields=["tournament", "bot_version"],
-            update_fields=RATING_FIELDS,
-        )
-    Game.objects.filter(pk__in=list(games)).update(rated=True)
+    with connection.cursor() as cursor:
+        games, ratings, open_game = _ratable_games(cursor, tournament_id)
+        if not games:
+            return Pending(0, open_game)
+        rated = [
+            _rate_game(game_id, seats, ratings)
+            for game_id, (status, seats) in games.items()
+            if status == Game.Status.FINISHED
+        ]
+        if rated:
+            insert_rows(cursor, CHANGES_HEAD, [_change_row(c) for batch in rated for c in batch])
+            insert_rows(
+                cursor, RATINGS_HEAD, [_rating_row(r) for r in ratings.values()], RATINGS_TAIL
+            )
+        ids = list(games)
+        for start in range(0, len(ids), CHUNK_ROWS):
+            chunk = ids[start : start + CHUNK_ROWS]
+            cursor.execute(
+                f"UPDATE games_game SET rated = %s WHERE id IN ({placeholders(len(chunk))})",
+                [True, *chunk],
+            )
     check_invariants(tournament_id, rated)
-    return len(rated)
+    return Pending(len(rated), open_game)
 
 
 RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
+CHANGE_COLUMNS = ["rating_id", "game_id", "mu_before", "sigma_before", "mu", "sigma", "ordinal"]
+CHANGES_HEAD = f"INSERT INTO ratings_ratingchange ({', '.join(CHANGE_COLUMNS)})"
+# The rating rows exist (made when the tournament starts); one upsert rewrites them all.
+RATINGS_HEAD = (
+    f"INSERT INTO ratings_rating (id, tournament_id, bot_version_id, {', '.join(RATING_FIELDS)})"
+)
+RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
+    f"{f} = excluded.{f}" for f in RATING_FIELDS
+)
+
+# The tournament's first open game, then the unrated games before it in game order, their
+# seats in seat order, each with its rating row; later games are not read. Always one row at
+# least: without a ratable game, the first-open column alone.
+RATABLE_SQL = """
+    SELECT o.number, g.id, g.status, s.bot_version_id, s.rating_rank, s.winner, s.score,
+           s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.score_total,
+           r.faulted_games
+    FROM (SELECT min(number) AS number FROM games_game
+          WHERE tournament_id = %s AND NOT rated
+            AND status NOT IN ('finished', 'failed', 'void')) o
+    LEFT JOIN games_game g
+        ON g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(o.number, 2147483647)
+    LEFT JOIN games_gameseat s ON s.game_id = g.id
+    LEFT JOIN ratings_rating r
+        ON r.tournament_id = g.tournament_id AND r.bot_version_id = s.bot_version_id
+    ORDER BY g.number, s.seat
+"""
 
 
-def _ratable_games(tournament_id: int) -> dict[int, list[GameSeat]]:
-    """The unrated games before the tournament's first open game, in game order, with their
-    seats in seat order (one query; later games are not read)."""
-    first_open = (
-        Game.objects.filter(tournament_id=tournament_id, rated=False)
-        .exclude(status__in=Game.DONE)
-        .order_by("number")
-        .values("number")[:1]
-    )
-    seats = (
-        GameSeat.objects.filter(game__tournament_id=tournament_id, game__rated=False)
-        .filter(game__number__lt=Coalesce(Subquery(first_open), Value(2**31 - 1)))
-        .select_related("game")
-        .only(
-            "seat", "bot_version_id", "rating_rank", "winner", "score", "status",
-            "game__number", "game__status",
+def _ratable_games(cursor, tournament_id: int):
+    """{game id: (status, seats)} for the ratable prefix, {bot version id: Rating}, and
+    whether the tournament has an open game."""
+    cursor.execute(RATABLE_SQL, [tournament_id, tournament_id])
+    rows = cursor.fetchall()
+    games: dict[int, tuple[str, list[GameSeat]]] = {}
+    ratings: dict[int, Rating] = {}
+    for _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
+        if game_id is None:
+            break  # no ratable game
+        seat = GameSeat(
+            bot_version_id=version,
+            rating_rank=rating_rank,
+            winner=bool(winner),
+            score=score,
+            status=status,
         )
-        .order_by("game__number", "seat")
-    )  # fmt: skip
-    games: dict[int, list[GameSeat]] = {}
-    for seat in seats:
-        games.setdefault(seat.game_id, []).append(seat)
-    return games
+        games.setdefault(game_id, (game_status, []))[1].append(seat)
+        if rating[0] is None:
+            raise Rating.DoesNotExist(f"bot version {version} has no rating in {tournament_id}")
+        if version not in ratings:
+            ratings[version] = Rating(
+                tournament_id=tournament_id,
+                bot_version_id=version,
+                **dict(zip(["id", *RATING_FIELDS], rating, strict=True)),
+            )
+    return games, ratings, rows[0][0] is not None
+
+
+def _change_row(change: RatingChange) -> list:
+    return [getattr(change, c) for c in CHANGE_COLUMNS]
+
+
+def _rating_row(rating: Rating) -> list:
+    return [
+        rating.id,
+        rating.tournament_id,
+        rating.bot_version_id,
+        *(getattr(rating, f) for f in RATING_FIELDS),
+    ]
 
 
 def _rate_game(game_id: int, seats: list[GameSeat], ratings: dict[int, Rating]) -> list:
@@ -170,21 +220,26 @@ def check_invariants(tournament_id: int, batches: list[list[RatingChange]] | Non
     for mu, sigma in values:
         if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
             problems.append(f"a rating is not finite: mu={mu} sigma={sigma}")
-    first_unrated = (
-        Game.objects.filter(tournament_id=tournament_id, rated=False)
-        .order_by("number")
-        .values("number")[:1]
-    )
-    rated_after = Game.objects.filter(
-        tournament_id=tournament_id, rated=True, number__gt=Subquery(first_unrated)
-    ).values_list("number", flat=True)
-    if rated_after.exists():
-        problems.append(f"game {rated_after.first()} was rated before an earlier game")
+    with connection.cursor() as cursor:  # raw: every stored game asks (see arena.sql)
+        cursor.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
+        rated_after = cursor.fetchone()
+    if rated_after:
+        problems.append(f"game {rated_after[0]} was rated before an earlier game")
     for problem in problems:
         log.critical(
             "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}
         )
     return not problems
+
+
+# A rated game after the first unrated one (rated games must be a prefix in game order).
+RATED_AFTER_SQL = """
+    SELECT g.number FROM games_game g
+    WHERE g.tournament_id = %s AND g.rated AND g.number > (
+        SELECT min(u.number) FROM games_game u WHERE u.tournament_id = %s AND NOT u.rated)
+    ORDER BY g.number
+    LIMIT 1
+"""
 
 
 def recompute_ratings(tournament_id: int) -> int:
@@ -195,4 +250,4 @@ def recompute_ratings(tournament_id: int) -> int:
         tournament.ratings.all().delete()
         Game.objects.filter(tournament=tournament).update(rated=False)
         ensure_ratings(tournament)
-        return apply_pending_ratings(tournament_id)
+        return apply_pending_ratings(tournament_id).rated

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
@@ -15,6 +15,7 @@ from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
 from arena.queue import enqueue_game
 from arena.ratings.services import ensure_ratings
+from arena.sql import now_param
 
 from . import scheduling
 from .models import Entrant, Tournament
@@ -223,7 +224,8 @@ def resume_tournament(tournament_id: int) -> Tournament:
             enqueue_game(game_id)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
-        finish_if_done(tournament)
+        if finish_if_done(tournament.pk):
+            tournament.refresh_from_db()
     return tournament
 
 
@@ -242,22 +244,29 @@ def cancel_tournament(tournament_id: int) -> Tournament:
     return tournament
 
 
-def finish_if_done(tournament: Tournament) -> bool:
-    """running -> finished once every game is done (and, for a ladder, its budget spent)."""
-    if tournament.status != Tournament.Status.RUNNING:
-        return False
-    if tournament.games.exclude(status__in=Game.DONE).exists():
-        return False
-    if (
-        tournament.format == Tournament.Format.LADDER
-        and tournament.games.count() < tournament.ladder_games
-    ):
-        return False
-    tournament.status = Tournament.Status.FINISHED
-    tournament.finished_at = timezone.now()
-    tournament.save(update_fields=["status", "finished_at"])
-    log.info("tournament.finished %s", {"tournament_id": tournament.pk})
-    return True
+def finish_if_done(tournament_id: int) -> bool:
+    """running -> finished once every game is done (and, for a ladder, its budget spent).
+
+    One conditional UPDATE, since every stored game asks (raw SQL: see ``arena.sql``). An
+    open game is never rated, so looking among unrated games finds one with the rated index."""
+    with connection.cursor() as cursor:
+        cursor.execute(FINISH_SQL, [now_param(timezone.now()), tournament_id])
+        finished = cursor.rowcount == 1
+    if finished:
+        log.info("tournament.finished %s", {"tournament_id": tournament_id})
+    return finished
+
+
+FINISH_SQL = """
+    UPDATE tournaments_tournament SET status = 'finished', finished_at = %s
+    WHERE id = %s AND status = 'running'
+      AND NOT EXISTS (
+          SELECT 1 FROM games_game g
+          WHERE g.tournament_id = tournaments_tournament.id AND NOT g.rated
+            AND g.status NOT IN ('finished', 'failed', 'void'))
+      AND (format <> 'ladder' OR ladder_games <= (
+          SELECT count(*) FROM games_game g WHERE g.tournament_id = tournaments_tournament.id))
+"""
 
 
 def progress(tournament: Tournament) -> dict[str, int]:

@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from arena.bots.services import SeatPlan
@@ -59,6 +61,26 @@ def test_storing_a_result_twice_changes_nothing_the_second_time(started):
     assert services.store_game_result(game.pk, outcome) is False
     assert list(GameSeat.objects.filter(game=game).values()) == seats_before
     assert RatingChange.objects.count() == changes_before == 2
+
+
+def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
+    """A regression guard: each statement is CPU the worker takes from the games."""
+    games = list(started.games.order_by("number"))
+    with CaptureQueriesContext(connection) as claim:
+        jobs = [services.claim_game(g.pk, worker="w") for g in games]
+    assert len(claim) == 2 * len(games)
+    services.store_game_result(games[0].pk, play(jobs[0]))
+    with CaptureQueriesContext(connection) as store:
+        services.store_game_result(games[1].pk, play(jobs[1]))
+    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read and
+    # three writes, rated-prefix check, COMMIT (in a test, BEGIN and COMMIT are a savepoint
+    # and its release); game 3 is still open, which the rating read saw
+    assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
+    with CaptureQueriesContext(connection) as last:
+        services.store_game_result(games[2].pk, play(jobs[2]))
+    assert len(last) == 11  # and the tournament is finished
+    started.refresh_from_db()
+    assert started.status == Tournament.Status.FINISHED
 
 
 def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
