@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.db import connection, models
+from django.db import models
 from django.urls import reverse
-from django.utils import timezone
 
 
 class Game(models.Model):
@@ -58,29 +55,6 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
-
-    # -- transitions --------------------------------------------------------------------
-
-    @classmethod
-    def claim(cls, game_id: int, worker: str, lease_seconds: int) -> bool:
-        """queued -> running with a lease, in one conditional UPDATE; False when the game is
-        gone, not queued, or another worker already has it. Raw SQL: every game is claimed
-        once on a worker's path (see ``arena.sql``)."""
-        from arena.sql import now_param
-
-        now = timezone.now()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE games_game SET status = 'running', worker = %s, lease_until = %s, "
-                "attempts = attempts + 1, started_at = %s WHERE id = %s AND status = 'queued'",
-                [
-                    worker[:255],
-                    now_param(now + timedelta(seconds=lease_seconds)),
-                    now_param(now),
-                    game_id,
-                ],
-            )
-            return cursor.rowcount == 1
 
 
 class GameSeat(models.Model):

@@ -39,14 +39,21 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     """queued -> running with a lease. None when the game is gone, not queued (a duplicate
     delivery, a paused or cancelled tournament), or another worker has it.
 
-    Two statements: the conditional UPDATE, then the seats with their versions, the game and
-    the tournament in one join, read as plain rows (see ``arena.sql`` for why)."""
-    if not Game.claim(game_id, worker, settings.ARENA_GAME_LEASE_SECONDS):
+    Two statements, one round trip on PostgreSQL (pipelined, see ``arena.sql``): the
+    conditional UPDATE, and the seats with their versions, the game and the tournament in
+    one join, read as plain rows whatever the UPDATE found."""
+    now = timezone.now()
+    lease_until = now + timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
+    with pipeline(), connection.cursor() as claim, connection.cursor() as read:
+        claim.execute(
+            CLAIM_UPDATE_SQL, [worker[:255], now_param(lease_until), now_param(now), game_id]
+        )
+        read.execute(CLAIM_SQL, [game_id])
+        claimed = claim.fetchone() is not None
+        rows = read.fetchall()
+    if not claimed:
         log.info("game.claim.skipped %s", {"game_id": game_id, "worker": worker})
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(CLAIM_SQL, [game_id])
-        rows = cursor.fetchall()
     seed, options, title, decision_ms, bank_ms = rows[0][:5]
     log.info("game.claimed %s", {"game_id": game_id, "worker": worker})
     return MatchJob(
@@ -64,6 +71,14 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     )
 
 
+# queued -> running with a lease, only if still queued.
+CLAIM_UPDATE_SQL = """
+    UPDATE games_game
+    SET status = 'running', worker = %s, lease_until = %s, attempts = attempts + 1,
+        started_at = %s
+    WHERE id = %s AND status = 'queued'
+    RETURNING id
+"""
 # What a claim reads: no replay record, stats or stderr of other rows.
 CLAIM_SQL = """
     SELECT g.seed, g.options, t.title, t.decision_ms, t.bank_ms, v.kind, v.builtin_name,
@@ -99,12 +114,13 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
     ``outcome`` is the match runner's JSON: ``result`` (scores, ranks, winners, details, stats),
     ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``timings``.
 
-    Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game, write the
-    seats, the analytics rows (if the title has any), the ratings (a read that also sees
-    whether a game is still open, three writes), the rated-prefix check, COMMIT: 11
+    Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game (sent with
+    the lock), write the seats, the analytics rows (if the title has any), the ratings (a
+    read that also sees whether a game is still open, three writes), the rated-prefix
+    check, COMMIT: 11
     statements; a 12th finishes the tournament once no game is open. On PostgreSQL they
-    are pipelined: the worker waits for a result only where it reads one (the lock's read,
-    the finishing UPDATE, the rating read, the prefix check) and for the COMMIT.
+    are pipelined: the worker waits for a result only where it reads one (the lock's read
+    with the finishing UPDATE, the rating read, the prefix check) and for the COMMIT.
     """
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.models import Tournament
@@ -112,12 +128,13 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
 
     result = outcome["result"]
     record = outcome.get("record") or {}
-    with transaction.atomic(), connection.cursor() as cursor:
-        with pipeline():  # on PostgreSQL, these 10 statements and COMMIT in 5 round trips
-            tournament_id, title, form, options, seats = _lock_seats(cursor, game_id)
-            # A fresh statement after the tournament lock: the game's status as of now. Only
-            # writers holding that lock move a running game, so this row stays as checked.
-            cursor.execute(
+    with transaction.atomic(), connection.cursor() as cursor, connection.cursor() as finish:
+        with pipeline():  # on PostgreSQL, these 10 statements and COMMIT in 4 round trips
+            cursor.execute(LOCK_SEATS_SQL + for_update("t"), [game_id])
+            # Sent at once, run by the server after the lock is held: the game's status as
+            # of now. Only writers holding that lock move a running game, so this row stays
+            # as checked.
+            finish.execute(
                 FINISH_GAME_SQL,
                 [
                     now_param(timezone.now()),
@@ -129,7 +146,8 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
                     game_id,
                 ],
             )
-            if cursor.fetchone() is None:
+            tournament_id, title, form, options, seats = _locked_seats(cursor.fetchall())
+            if finish.fetchone() is None:
                 log.info("game.store.skipped %s", {"game_id": game_id})
                 return False
             _fill_seats(seats, result, outcome)
@@ -163,22 +181,19 @@ SEATS_TAIL = " ON CONFLICT (game_id, seat) DO UPDATE SET " + ", ".join(
 )
 
 
-def _lock_seats(cursor, game_id: int) -> tuple[int, str, str, dict, list[GameSeat]]:
-    """The game's tournament (id, title, format), options and seats, with the tournament row
-    locked (the lock every writer of a running game takes first). The game's status read
-    here may predate the lock, so it is not read: the finishing UPDATE checks it."""
-    cursor.execute(
-        """
-        SELECT t.id, t.title, t.format, g.options, s.seat, s.bot_version_id
-        FROM games_gameseat s
-        JOIN games_game g ON g.id = s.game_id
-        JOIN tournaments_tournament t ON t.id = g.tournament_id
-        WHERE s.game_id = %s
-        ORDER BY s.seat"""
-        + for_update("t"),
-        [game_id],
-    )
-    rows = cursor.fetchall()
+# The game's tournament (id, title, format), options and seats, to be read with the
+# tournament row locked (the lock every writer of a running game takes first). The game's
+# status read here may predate the lock, so it is not read: the finishing UPDATE checks it.
+LOCK_SEATS_SQL = """
+    SELECT t.id, t.title, t.format, g.options, s.seat, s.bot_version_id
+    FROM games_gameseat s
+    JOIN games_game g ON g.id = s.game_id
+    JOIN tournaments_tournament t ON t.id = g.tournament_id
+    WHERE s.game_id = %s
+    ORDER BY s.seat"""
+
+
+def _locked_seats(rows) -> tuple[int, str, str, dict, list[GameSeat]]:
     tournament_id, title, form, options = rows[0][:4]
     seats = [GameSeat(seat=seat, bot_version_id=version) for *_, seat, version in rows]
     return tournament_id, title, form, from_json(options), seats
