@@ -815,26 +815,64 @@ def _zygote_code() -> str:
 def _spawning_as(uid: int | None):
     """Start processes as ``uid`` (and gid ``uid``, no supplementary groups) in this block.
 
-    A root runner switches its real and effective ids to the sandbox user and keeps root
-    only as its saved id, so what it starts here (bubblewrap) execs with every id set to
-    ``uid`` and no capabilities, and the runner switches back afterwards. Exec'ing ``setpriv``
+    A root runner switches the ids of the calling thread to the sandbox user, keeping root
+    only as its saved id, so what it starts here (bubblewrap, the zygote) execs with every
+    id set to ``uid`` and no capabilities; it switches back afterwards. Exec'ing ``setpriv``
     for this cost a process start per bot, and ``Popen(user=...)`` rules out vfork, which
-    makes a large runner (a Celery worker) copy its page tables for every bot. The block
-    must stay short and the runner single-threaded: the switch applies to all its threads.
+    makes a large runner (a Celery worker) copy its page tables for every bot. Only this
+    thread switches (the raw system calls, not the C library's, which switch every thread):
+    the worker's store thread keeps talking to the database as itself meanwhile.
     """
     if uid is None:
         yield
         return
     uids, gids, groups = os.getresuid(), os.getresgid(), os.getgroups()
-    os.setgroups([])
-    os.setresgid(uid, uid, gids[2])
-    os.setresuid(uid, uid, uids[2])
+    _thread_ids.setgroups([])
+    _thread_ids.setresgid(uid, uid, gids[2])
+    _thread_ids.setresuid(uid, uid, uids[2])
     try:
         yield
     finally:
-        os.setresuid(*uids)  # first: it restores the capabilities the other two need
-        os.setresgid(*gids)
-        os.setgroups(groups)
+        _thread_ids.setresuid(*uids)  # first: it restores the capabilities the others need
+        _thread_ids.setresgid(*gids)
+        _thread_ids.setgroups(groups)
+
+
+class _ThreadIds:
+    """setresuid, setresgid and setgroups for the calling thread only (x86-64 system calls;
+    elsewhere the C library's, which apply to every thread)."""
+
+    _NUMBERS = {"setgroups": 116, "setresuid": 117, "setresgid": 119}
+
+    def __init__(self):
+        import ctypes
+
+        self._ctypes = ctypes
+        self._libc = ctypes.CDLL(None, use_errno=True) if platform.machine() == "x86_64" else None
+
+    def _call(self, name: str, *args) -> None:
+        if self._libc.syscall(self._NUMBERS[name], *args) != 0:
+            number = self._ctypes.get_errno()
+            raise OSError(number, f"{name}: {os.strerror(number)}")
+
+    def setresuid(self, r: int, e: int, s: int) -> None:
+        if self._libc is None:
+            return os.setresuid(r, e, s)
+        self._call("setresuid", r, e, s)
+
+    def setresgid(self, r: int, e: int, s: int) -> None:
+        if self._libc is None:
+            return os.setresgid(r, e, s)
+        self._call("setresgid", r, e, s)
+
+    def setgroups(self, groups: list[int]) -> None:
+        if self._libc is None:
+            return os.setgroups(groups)
+        array = (self._ctypes.c_uint32 * len(groups))(*groups)
+        self._call("setgroups", len(groups), array)
+
+
+_thread_ids = _ThreadIds()
 
 
 def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:

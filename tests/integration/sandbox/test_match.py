@@ -292,3 +292,27 @@ def test_a_root_runner_starts_bubblewrap_as_the_sandbox_user_and_stays_root():
         assert ids["Groups"] == [] and ids["CapEff"] == ids["CapPrm"] == ["0000000000000000"]
     finally:
         process.release()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the switch to the sandbox user is root's")
+def test_the_switch_to_the_sandbox_user_is_the_spawning_threads_alone():
+    import threading
+
+    from workers.sandbox import _spawning_as
+
+    seen, asked, answered = {}, threading.Event(), threading.Event()
+
+    def other_thread():  # a thread that exists already, like a worker's store thread
+        asked.wait(10)
+        seen["other"] = os.getresuid()
+        answered.set()
+
+    other = threading.Thread(target=other_thread)
+    other.start()
+    with _spawning_as(65534):
+        seen["spawning"] = os.getresuid()
+        asked.set()
+        answered.wait(10)
+    other.join()
+    assert seen == {"spawning": (65534, 65534, 0), "other": (0, 0, 0)}
+    assert os.getresuid() == (0, 0, 0) and os.getresgid() == (0, 0, 0)
