@@ -15,7 +15,7 @@ import logging
 import select
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import engine
@@ -78,8 +78,11 @@ class MatchResult:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """Everything as JSON-able data (the form stored and written by the local runner)."""
-        data = asdict(self)
+        """Everything as JSON-able data (the form stored and written by the local runner).
+
+        The record, result and per-seat lists are shared, not copied: they are JSON data
+        already, and a deep copy of a game's record cost more than storing it."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["seats"] = [
             {k: v for k, v in asdict(s).items() if k != "limits" or v is not None}
             for s in self.seats
