@@ -197,6 +197,18 @@ def store_artifact(artifact: CheckedArtifact) -> tuple[Path, bool]:
     return path, True
 
 
+def _readable_by_the_sandbox(*paths: Path) -> None:
+    """Folders and files the sandbox user can read (and enter, and run where the owner can):
+    bubblewrap mounts them as they are, where it would copy unreadable ones for every game.
+    Nothing here is secret from the worker machine's users; the sandbox shows a bot only its
+    own folder."""
+    for path in paths:
+        if path.is_symlink():
+            continue
+        executable = path.is_dir() or path.stat().st_mode & stat.S_IXUSR
+        path.chmod(0o755 if executable else 0o644)
+
+
 def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
     """A path the match runner can start: the .py file, or the unpacked folder of a zip.
 
@@ -213,6 +225,7 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".copy-")
             os.close(fd)
             shutil.copyfile(stored, tmp)
+            _readable_by_the_sandbox(folder, Path(tmp))
             os.replace(tmp, target)
         return target
     folder = cache / sha256
@@ -224,6 +237,7 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
         for member in archive.infolist():
             _check_member(member)  # checked at upload; checked again before writing anything
             archive.extract(member, tmp)
+    _readable_by_the_sandbox(tmp, *tmp.rglob("*"))
     try:
         os.rename(tmp, folder)
     except OSError:  # another worker unpacked it first

@@ -1,8 +1,11 @@
 """Uploading bot versions on the web form: good files are stored once, bad ones refused."""
 
 import io
+import shutil
 import stat
+import tempfile
 import zipfile
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -187,3 +190,36 @@ def test_it_refuses_a_huge_upload_before_reading_it(client, alice_bot, settings)
     messages = [str(m) for m in response.context["messages"]]
     assert messages == ["Upload refused: uploads may be at most 2 KiB."]
     assert not BotVersion.objects.filter(bot=alice_bot).exists()
+
+
+@pytest.mark.parametrize("kind", ["py", "zip"])
+def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
+    alice_bot, settings, kind
+):
+    from arena.bots.services import seat_plan, upload_version
+    from workers.limits import Limits
+    from workers.manifest import load_bot
+    from workers.sandbox import start_bot
+
+    # A cache the sandbox user can reach (pytest's own temporary folders are private).
+    cache = Path(tempfile.mkdtemp(prefix="arena-test-cache-"))
+    cache.chmod(0o755)
+    settings.ARENA_BOT_CACHE = cache
+    data = (
+        RANDOM_BOT_SOURCE.encode()
+        if kind == "py"
+        else zip_bytes({"bot.json": '{"title": "citadels", "entry": "bot.py"}',
+                        "bot.py": RANDOM_BOT_SOURCE})
+    )  # fmt: skip
+    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=data)
+    path = seat_plan(version).path
+    root = cache / version.sha256
+    for item in [root, *root.rglob("*")]:
+        need = stat.S_IROTH | (stat.S_IXOTH if item.is_dir() else 0)
+        assert item.stat().st_mode & need == need, item
+    process = start_bot(load_bot(path), Limits())
+    try:
+        assert process._staging_dir is None  # mounted where it is, not staged per game
+    finally:
+        process.release()
+        shutil.rmtree(cache)
