@@ -51,12 +51,8 @@ from workers.protocol import (  # noqa: E402
     encode,
     parse_line,
 )
-from workers.sandbox import (  # noqa: E402
-    bot_python,
-    start_bot,
-    zygote_cpu_seconds,
-    zygote_pid,
-)
+from workers.sandbox import bot_python, start_bot  # noqa: E402
+from workers.warm_start import zygote_cpu_seconds, zygote_pid  # noqa: E402
 
 # The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.
 FLOOR_BOT = """\

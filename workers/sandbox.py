@@ -19,7 +19,7 @@ Backends:
     runner says so on stderr and in its result for every game that uses it.
 
 A Python bot under bubblewrap starts *warm* by default: forked from this process's zygote
-into a sandbox bubblewrap built for it (see "warm start" below and ``workers/zygote.py``).
+into a sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``).
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
 bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
@@ -37,7 +37,6 @@ import platform
 import select
 import shutil
 import signal
-import socket
 import stat
 import struct
 import subprocess
@@ -58,7 +57,7 @@ NONE_WARNING = (
 # Files of /etc a program may need (dynamic linker cache, time zone, alternatives symlinks);
 # nothing else of the host's /etc (users, hosts, credentials) is visible.
 _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives")
-_ENV = {
+BOT_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/tmp",
     "TMPDIR": "/tmp",
@@ -135,14 +134,14 @@ def check_backend(backend: str) -> None:
 @functools.cache
 def _bwrap_problem(uid: int | None) -> str:
     """Empty if a minimal sandbox starts as ``uid``, else bubblewrap's complaint (cached)."""
-    with _spawning_as(uid):
+    with spawning_as(uid):
         probe = subprocess.Popen(
             ["bwrap", "--unshare-all", "--unshare-user", *_system_arguments(), "--",
              "/usr/bin/true"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
-            env={"PATH": _ENV["PATH"]},
+            env={"PATH": BOT_ENV["PATH"]},
         )  # fmt: skip
     _, stderr = probe.communicate()
     return "" if probe.returncode == 0 else (stderr.strip() or f"exit {probe.returncode}")
@@ -217,7 +216,7 @@ def bwrap_arguments(
     else:
         args += ["--ro-bind", str(bot_dir), SANDBOX_BOT_DIR]
     args += ["--chdir", SANDBOX_BOT_DIR, "--clearenv"]
-    for key, value in _ENV.items():
+    for key, value in BOT_ENV.items():
         args += ["--setenv", key, value]
     # Last: nothing but /tmp stays writable (/dev and the root are tmpfs mounts otherwise).
     args += ["--remount-ro", "/dev", "--remount-ro", "/", "--json-status-fd", str(status_fd)]
@@ -248,7 +247,7 @@ _GROUP_FILTER = (
 )
 
 
-def _seccomp_program() -> bytes | None:
+def seccomp_program() -> bytes | None:
     """The filter above as the kernel reads it (None off x86-64)."""
     if platform.machine() != "x86_64":
         return None
@@ -257,7 +256,7 @@ def _seccomp_program() -> bytes | None:
 
 def _seccomp_fd() -> int | None:
     """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
-    program = _seccomp_program()
+    program = seccomp_program()
     if program is None:
         return None
     fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
@@ -542,7 +541,7 @@ def start_bot(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=str(bot.root.parent if bot.single_file else bot.root),
-            env=dict(_ENV, HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir()),
+            env=dict(BOT_ENV, HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir()),
             start_new_session=True,
             close_fds=True,
         )
@@ -554,37 +553,39 @@ def start_bot(
     if uid is not None and not _readable_by_others(bot, bot_dir):
         staging = _stage(bot)
         bot_dir = Path(staging) / "bot"
+    from . import warm_start  # it builds on this module
+
     if warm is None:
-        warm = warm_start_enabled()
-    zygote = _zygote(uid) if warm and bot.language == "python" else None
+        warm = warm_start.enabled()
+    zygote = warm_start.zygote(uid) if warm and bot.language == "python" else None
     try:
         if zygote is not None:
             try:
-                return _start_warm(zygote, bot, limits, uid, bot_dir, staging)
-            except ZygoteError as err:  # the cold start below is as safe, only slower
-                _drop_zygote(f"warm start failed ({err}); bots start cold in this process")
-        return _start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
+                return warm_start.start(zygote, bot, limits, uid, bot_dir, staging)
+            except warm_start.ZygoteError as err:  # a cold start is as safe, only slower
+                warm_start.drop(f"warm start failed ({err}); bots start cold in this process")
+        return start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
     except BaseException:
         if staging:
             shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
-def _start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
+def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
     seccomp = _seccomp_fd()
     passed = (status_write,) if seccomp is None else (status_write, seccomp)
     try:
-        with _spawning_as(uid):
+        with spawning_as(uid):
             popen = subprocess.Popen(
                 bwrap_arguments(bot_dir, bot, limits, status_write, seccomp, command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=passed,
-                env={"PATH": _ENV["PATH"]},
+                env={"PATH": BOT_ENV["PATH"]},
                 close_fds=True,
                 # Its own session: a Ctrl-C meant for the runner must not kill bubblewrap's
                 # outer process first (that orphans the sandbox); the runner cleans up instead.
@@ -600,219 +601,8 @@ def _start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     return BotProcess(popen, "bwrap", status_read, staging)
 
 
-# -- warm start ------------------------------------------------------------------------
-#
-# A Python bot's interpreter costs more CPU to start than everything else of a bot's game
-# (about 15 ms with ``json`` imported, against 4 ms for bubblewrap's sandbox). A warm start
-# lets bubblewrap build the sandbox exactly as for a cold start, but with ``cat`` as its
-# command (the holder), and forks the bot into that sandbox from the zygote: an interpreter
-# started once per runner process, as the sandbox user, that has never run bot code
-# (workers/zygote.py says how the fork enters the sandbox and sheds its privileges).
-
-# The sandbox's PID 1 (so no process inside can kill it): it echoes the line the runner sends
-# ("the sandbox is built") and then waits on stdin, which the runner holds for the game.
-HOLDER = ["/usr/bin/cat"]
-_WARM_TIMEOUT_S = 10.0
-
-
-class ZygoteError(RuntimeError):
-    """The zygote could not start a bot (the runner falls back to a cold start)."""
-
-
-def warm_start_enabled() -> bool:
-    """Warm starts are on unless ``ARENA_BOT_WARM_START=0``; they need x86-64 (the seccomp
-    filter the forked bot installs is written for it)."""
-    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and _seccomp_program() is not None
-
-
-class Zygote:
-    """The runner's end of its zygote process: a control socket and the process itself."""
-
-    def __init__(self, uid: int | None):
-        self.owner = os.getpid()
-        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            with _spawning_as(uid):
-                self.popen = subprocess.Popen(
-                    [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
-                     _seccomp_program().hex(), str(theirs.fileno())],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    pass_fds=(theirs.fileno(),),
-                    env=dict(_ENV),
-                    close_fds=True,
-                    start_new_session=True,
-                )  # fmt: skip
-        finally:
-            theirs.close()
-        self.control.settimeout(_WARM_TIMEOUT_S)
-        try:
-            hello = self.control.recv(16)
-        except OSError as err:
-            hello = repr(err).encode()
-        if hello != b"ready":
-            self.close()
-            raise ZygoteError(f"the zygote did not start ({hello.decode(errors='replace')})")
-
-    def alive(self) -> bool:
-        return self.owner == os.getpid() and self.popen.poll() is None
-
-    def fork_bot(self, request: dict, fds: list[int]) -> None:
-        try:
-            socket.send_fds(self.control, [json.dumps(request).encode()], fds)
-        except OSError as err:
-            raise ZygoteError(f"the zygote is gone ({err})") from None
-
-    def close(self) -> None:
-        self.control.close()  # the zygote ends when its control socket closes
-        if self.owner == os.getpid():
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=1)
-            if self.popen.poll() is None:
-                self.popen.kill()
-                self.popen.wait()
-
-
-_ZYGOTE: Zygote | bool | None = None  # False: warm starts failed in this process
-
-
-def _zygote(uid: int | None) -> Zygote | None:
-    """This process's zygote, started on first use (None after a failure: cold starts)."""
-    global _ZYGOTE
-    if _ZYGOTE is False:
-        return None
-    if _ZYGOTE is None or not _ZYGOTE.alive():
-        try:
-            _ZYGOTE = Zygote(uid)
-        except (ZygoteError, OSError, SandboxError) as err:
-            _drop_zygote(f"no warm start: {err}")
-            return None
-    return _ZYGOTE
-
-
-def _drop_zygote(reason: str) -> None:
-    global _ZYGOTE
-    import logging
-
-    logging.getLogger(__name__).warning("sandbox.zygote.off %s", {"reason": reason})
-    if isinstance(_ZYGOTE, Zygote):
-        _ZYGOTE.close()
-    _ZYGOTE = False  # for the rest of this process: one failure is not worth retrying
-
-
-def _forget_zygote_after_fork() -> None:
-    """A forked runner (a Celery pool process) starts its own zygote; the parent's socket
-    copy is closed so the parent's zygote still ends with the parent."""
-    global _ZYGOTE
-    if isinstance(_ZYGOTE, Zygote):
-        with contextlib.suppress(OSError):
-            _ZYGOTE.control.close()
-    _ZYGOTE = None
-
-
-os.register_at_fork(after_in_child=_forget_zygote_after_fork)
-
-
-def _start_warm(zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
-    # The staged copy (if any) is the process's to remove only once the warm start worked:
-    # a cold start falls back on it.
-    process = _start_in_bwrap(bot, limits, uid, bot_dir, None, HOLDER)
-    fds: list[int] = []
-    try:
-        _wait_for_holder(process)
-        holder = process.ns_init_pid()
-        if holder is None:
-            raise ZygoteError("the sandbox's holder is not running")
-        stdin_r, stdin_w = os.pipe()
-        stdout_r, stdout_w = os.pipe()
-        stderr_r, stderr_w = os.pipe()
-        report_r, report_w = os.pipe()
-        fds = [stdin_w, stdout_r, stderr_r, report_r]
-        for fd in fds:
-            fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
-        request = {
-            "holder": holder,
-            "mnt": os.readlink(f"/proc/{holder}/ns/mnt"),
-            "entry": f"{SANDBOX_BOT_DIR}/{bot.entry}",
-            "cwd": SANDBOX_BOT_DIR,
-            "env": dict(_ENV, PWD=SANDBOX_BOT_DIR),  # as bubblewrap's --chdir sets it
-            "rlimits": resource_limits(limits),
-        }
-        try:
-            zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])
-        finally:
-            for fd in (stdin_r, stdout_w, stderr_w, report_w):
-                os.close(fd)
-        pid, rest = _read_bot_pid(report_r)
-        process.attach(stdin_w, stdout_r, stderr_r, report_r, pid, rest)
-        process._staging_dir = staging
-        return process
-    except BaseException:
-        for fd in fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        process.release()
-        raise
-
-
-def _wait_for_holder(process: BotProcess) -> None:
-    """Wait until the holder echoes a line: bubblewrap has built the sandbox and exec'd it."""
-    os.set_blocking(process.popen.stdout.fileno(), True)
-    process.popen.stdin.write(b"\n")
-    process.popen.stdin.flush()
-    ready, _, _ = select.select([process.popen.stdout], [], [], _WARM_TIMEOUT_S)
-    echo = os.read(process.popen.stdout.fileno(), 1) if ready else b""
-    if echo != b"\n":
-        complaint = b""
-        if process.popen.poll() is not None:
-            complaint = process.popen.stderr.read()
-        raise ZygoteError(
-            "bubblewrap did not start the holder: "
-            + (complaint.decode(errors="replace").strip() or "no answer")
-        )
-
-
-def _read_bot_pid(report: int) -> tuple[int, bytes]:
-    text = b""
-    deadline = time.monotonic() + _WARM_TIMEOUT_S
-    while b"\n" not in text:
-        ready, _, _ = select.select([report], [], [], max(0.0, deadline - time.monotonic()))
-        chunk = os.read(report, 4096) if ready else b""
-        if not chunk:
-            raise ZygoteError("the zygote did not report the bot's pid")
-        text += chunk
-    line, _, rest = text.partition(b"\n")
-    if not line.startswith(b"pid "):
-        raise ZygoteError(line.decode(errors="replace"))
-    return int(line.split()[1]), rest
-
-
-def zygote_pid() -> int | None:
-    """Pid of this process's zygote, if one runs (benchmarks pin it with the runner)."""
-    return _ZYGOTE.popen.pid if isinstance(_ZYGOTE, Zygote) and _ZYGOTE.alive() else None
-
-
-def zygote_cpu_seconds() -> float:
-    """CPU time of this process's zygote and of every keeper and bot it has reaped (0 with no
-    zygote): warm bots are not this process's children, so ``RUSAGE_CHILDREN`` misses them."""
-    if not isinstance(_ZYGOTE, Zygote) or not _ZYGOTE.alive():
-        return 0.0
-    try:
-        with open(f"/proc/{_ZYGOTE.popen.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-@functools.cache
-def _zygote_code() -> str:
-    return (Path(__file__).parent / "zygote.py").read_text()
-
-
 @contextlib.contextmanager
-def _spawning_as(uid: int | None):
+def spawning_as(uid: int | None):
     """Start processes as ``uid`` (and gid ``uid``, no supplementary groups) in this block.
 
     A root runner switches the ids of the calling thread to the sandbox user, keeping root

@@ -298,7 +298,7 @@ def test_a_root_runner_starts_bubblewrap_as_the_sandbox_user_and_stays_root():
 def test_the_switch_to_the_sandbox_user_is_the_spawning_threads_alone():
     import threading
 
-    from workers.sandbox import _spawning_as
+    from workers.sandbox import spawning_as
 
     seen, asked, answered = {}, threading.Event(), threading.Event()
 
@@ -309,7 +309,7 @@ def test_the_switch_to_the_sandbox_user_is_the_spawning_threads_alone():
 
     other = threading.Thread(target=other_thread)
     other.start()
-    with _spawning_as(65534):
+    with spawning_as(65534):
         seen["spawning"] = os.getresuid()
         asked.set()
         answered.wait(10)

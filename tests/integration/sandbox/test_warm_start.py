@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.toy_title import TOY
-from workers import sandbox
+from workers import warm_start
 from workers.match import Match, SeatSpec, run_match
-from workers.sandbox import _ENV
+from workers.sandbox import BOT_ENV
 
 from .conftest import BOTS, NEIGHBOUR_LIMITS
 
@@ -67,7 +67,7 @@ def test_a_warm_bot_is_confined_exactly_like_a_cold_one(monkeypatch):
         assert [target.startswith("pipe:") for target in pipes.values()] == [True] * 3
         others = {target for fd, target in bot["fds"].items() if fd not in pipes}
         assert others <= {"/bot/introspect.py"}  # a cold interpreter holds its script open
-        assert bot["env"] == dict(_ENV, PWD="/bot") and bot["cwd"] == "/bot"
+        assert bot["env"] == dict(BOT_ENV, PWD="/bot") and bot["cwd"] == "/bot"
         assert bot["argv"] == ["/bot/introspect.py"] and bot["file"] == "/bot/introspect.py"
         assert bot["path0"] == "/bot" and bot["name"] == "__main__" and bot["main_is_me"]
     # A session of its own, which the runner pauses: led by the warm bot itself, or by
@@ -94,14 +94,14 @@ def test_the_warm_bot_shows_its_own_command_line(monkeypatch):
 
 def test_a_zygote_that_cannot_start_means_cold_starts_with_a_warning(monkeypatch, caplog):
     monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
-    monkeypatch.setattr(sandbox, "_zygote_code", lambda: "raise SystemExit(3)")
-    monkeypatch.setattr(sandbox, "_ZYGOTE", None)
+    monkeypatch.setattr(warm_start, "_zygote_code", lambda: "raise SystemExit(3)")
+    monkeypatch.setattr(warm_start, "_ZYGOTE", None)
     seats = [SeatSpec("process", "p", str(BOTS / "polite.py")), SeatSpec("builtin", "random")]
     with caplog.at_level(logging.WARNING, logger="workers.sandbox"):
         outcome = run_match(TOY, seats, seed=2, limits=NEIGHBOUR_LIMITS)
     assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "cold"
     assert "sandbox.zygote.off" in caplog.text and "the zygote did not start" in caplog.text
-    monkeypatch.setattr(sandbox, "_ZYGOTE", None)  # the next test's bots start warm again
+    monkeypatch.setattr(warm_start, "_ZYGOTE", None)  # the next test's bots start warm again
 
 
 def test_a_zygote_that_fails_to_fork_means_a_cold_start_of_the_same_bot(monkeypatch, private_dir):
@@ -110,17 +110,17 @@ def test_a_zygote_that_fails_to_fork_means_a_cold_start_of_the_same_bot(monkeypa
     # cold start must still find that copy.
     monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
     monkeypatch.setattr(
-        sandbox, "_zygote_code",
+        warm_start, "_zygote_code",
         lambda: "import socket, sys; socket.socket(fileno=int(sys.argv[2])).send(b'ready')",
     )  # fmt: skip
-    monkeypatch.setattr(sandbox, "_ZYGOTE", None)
+    monkeypatch.setattr(warm_start, "_ZYGOTE", None)
     bot = private_dir / "polite.py"
     shutil.copy(BOTS / "polite.py", bot)
     os.chmod(bot, 0o600)
     seats = [SeatSpec("process", "p", str(bot)), SeatSpec("builtin", "random")]
     outcome = run_match(TOY, seats, seed=2, limits=NEIGHBOUR_LIMITS)
     assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "cold"
-    monkeypatch.setattr(sandbox, "_ZYGOTE", None)
+    monkeypatch.setattr(warm_start, "_ZYGOTE", None)
 
 
 def test_a_bot_in_another_language_always_starts_cold(monkeypatch, private_dir):
