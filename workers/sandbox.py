@@ -557,7 +557,7 @@ def start_bot(
 
     if warm is None:
         warm = warm_start.enabled()
-    zygote = warm_start.zygote(uid) if warm and bot.language == "python" else None
+    zygote = warm_start.zygote_for(uid) if warm and bot.language == "python" else None
     try:
         if zygote is not None:
             try:

@@ -105,7 +105,7 @@ class Zygote:
 _ZYGOTE: Zygote | bool | None = None  # False: warm starts failed in this process
 
 
-def zygote(uid: int | None) -> Zygote | None:
+def zygote_for(uid: int | None) -> Zygote | None:
     """This process's zygote, started on first use (None after a failure: cold starts)."""
     global _ZYGOTE
     if _ZYGOTE is False:
