@@ -88,6 +88,7 @@ def private_dir():
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items):
     """The warm and cold runs of one attack share its fixture bot's file name, which the
     leftover-process check looks for: they run on the same xdist worker, one after the other
