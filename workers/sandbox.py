@@ -422,7 +422,7 @@ class BotProcess:
         if self.warm:
             return self._bot_pid
         init = self.ns_init_pid()
-        children = _children(init) if init is not None else []
+        children = children_of(init) if init is not None else []
         return children[0] if children else None
 
     # -- control -----------------------------------------------------------------------
@@ -713,7 +713,7 @@ def _remove_stale_staging() -> None:
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _children(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
     """Direct children of ``pid`` (from /proc, with a scan when the children file is absent)."""
     if not os.path.exists(f"/proc/{pid}"):
         return []

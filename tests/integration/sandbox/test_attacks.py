@@ -21,6 +21,7 @@ import pytest
 
 import engine
 from workers.match import SeatSpec, run_match
+from workers.sandbox import children_of
 
 from .conftest import (
     BOTS,
@@ -300,7 +301,7 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
     while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
-    zygotes = [pid for pid in _children_of(runner.pid) if b"zygote" in _cmdline(pid)]
+    zygotes = [pid for pid in children_of(runner.pid) if b"zygote" in _cmdline(pid)]
     runner.kill()
     runner.wait()
     deadline = time.monotonic() + 10
@@ -327,12 +328,6 @@ def _running(pid: int) -> bool:
     with contextlib.suppress(OSError):
         return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
     return False
-
-
-def _children_of(pid: int) -> list[int]:
-    with contextlib.suppress(OSError):
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    return []
 
 
 def _unreadable_copy(directory):
