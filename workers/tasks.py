@@ -42,7 +42,7 @@ def play_game(game_id: int) -> None:
         services.release_game(game_id, reason=traceback.format_exc(limit=5))
         log.exception("game.runner.error %s", {"game_id": game_id})
         return
-    services.store_game_result(game_id, outcome)
+    services.store_game_result(job, outcome)
 
 
 @shared_task(

@@ -74,6 +74,11 @@ def database_from_url(url: str) -> dict:
         except ValueError:
             raise ImproperlyConfigured(f"ARENA_DATABASE_URL has a bad port: {url!r}") from None
         options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        # The worker's raw SQL runs as prepared statements (arena.sql.cursor; Django's own
+        # cursors bind on the client and never prepare). A transaction-mode connection pooler
+        # that cannot keep them needs ARENA_DB_PREPARED_STATEMENTS=false.
+        prepared = env_bool("ARENA_DB_PREPARED_STATEMENTS", True)
+        options["prepare_threshold"] = 5 if prepared else None
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,

@@ -3,21 +3,50 @@
 Why raw SQL there: each game is claimed once and stored once, and the ORM's query compiler
 and model instances cost a worker more CPU per game than PostgreSQL spends running the
 statements (see docs/architecture.md, "Distributed execution"). The statements stay plain
-SQL that PostgreSQL and SQLite (the embedded default) both run: multi-row ``VALUES``,
-``INSERT ... ON CONFLICT``, and ``FOR UPDATE`` only where the database has it.
+SQL that PostgreSQL and SQLite (the embedded default) both run, except where a helper here
+writes the PostgreSQL form of the same thing (arrays instead of a row of placeholders per
+value) so that every statement keeps one shape whatever the number of rows.
+
+On PostgreSQL the statements go through :func:`cursor`: parameters bound on the server and
+each statement prepared once per connection, so PostgreSQL parses and plans it once rather
+than for every game, and the worker sends values instead of quoting them into SQL text.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
 
-# Rows per multi-row INSERT: SQLite allows 32766 parameters in one statement.
+# Rows per multi-row INSERT on SQLite, which allows 32766 parameters in one statement.
 CHUNK_ROWS = 500
+
+
+def cursor():
+    """A Django cursor for the worker's statements; on PostgreSQL, a server-binding one that
+    prepares every statement it runs (``prepare_threshold`` in the database OPTIONS turns
+    prepared statements off, for a transaction-mode connection pooler). Use it only for
+    statements of one fixed shape, or the connection's cache of prepared statements churns."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(_prepared_cursor_class()(connection.connection))
+
+
+@functools.cache
+def _prepared_cursor_class():
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    class PreparedCursor(ServerBindingCursor):
+        def execute(self, query, params=None, *, prepare=True, binary=None):
+            return super().execute(query, params, prepare=prepare, binary=binary)
+
+    return PreparedCursor
 
 
 def for_update(*of: str) -> str:
@@ -34,8 +63,10 @@ def pipeline():
     one's result, and the worker waits only where it reads one (a fetch), so a run of writes
     costs one round trip. On a busy machine each round trip waits for PostgreSQL's backend
     and then the worker to be scheduled again. Inside it, read results with a fetch
-    (``RETURNING``), never ``cursor.rowcount``, which is only known after the next fetch.
-    Elsewhere (SQLite) the statements simply run one by one."""
+    (``RETURNING``), never ``cursor.rowcount``, which is only known after the next fetch;
+    and give each statement whose result is read a cursor of its own, since a cursor keeps
+    only its last statement's result. Elsewhere (SQLite) the statements simply run one by
+    one."""
     if connection.vendor != "postgresql":
         return contextlib.nullcontext()
     connection.ensure_connection()
@@ -46,15 +77,51 @@ def placeholders(n: int) -> str:
     return ", ".join(["%s"] * n)
 
 
-def insert_rows(cursor, head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> None:
-    """``head VALUES (...), (...) tail`` for every row, in chunks of CHUNK_ROWS rows."""
+def insert_rows(cursor, model, columns: Sequence[str], rows: Sequence[Sequence[Any]], tail=""):
+    """``INSERT INTO <model's table> (columns) <rows> tail``. On PostgreSQL one statement of
+    one shape whatever the number of rows: the rows go as one JSON array of arrays, which
+    costs the worker one ``json.dumps`` instead of adapting each value (JSON columns take
+    their values as JSON text, as everywhere here). Elsewhere multi-row ``VALUES`` in chunks
+    of CHUNK_ROWS rows. Nothing is sent for no rows."""
+    if not rows:
+        return
+    head = f"INSERT INTO {model._meta.db_table} ({', '.join(_quoted(columns))})"
+    if connection.vendor == "postgresql":
+        cursor.execute(_json_insert_sql(head, model, tuple(columns)) + tail, [json.dumps(rows)])
+        return
     for start in range(0, len(rows), CHUNK_ROWS):
         chunk = rows[start : start + CHUNK_ROWS]
-        row = f"({placeholders(len(chunk[0]))})"
+        row = f"({placeholders(len(columns))})"
         cursor.execute(
             f"{head} VALUES {', '.join([row] * len(chunk))}{tail}",
             [value for r in chunk for value in r],
         )
+
+
+@functools.cache
+def _json_insert_sql(head: str, model, columns: tuple[str, ...]) -> str:
+    """``head SELECT (r->>0)::<type>, ... FROM json_array_elements(%s::json) r``, with each
+    column's PostgreSQL type from the model's fields (attnames allowed)."""
+    fields = {f.column: f for f in model._meta.concrete_fields}
+    values = ", ".join(
+        f"(r->>{i})::{fields[c].cast_db_type(connection)}" for i, c in enumerate(columns)
+    )
+    return f"{head} SELECT {values} FROM json_array_elements(%s::json) AS r"
+
+
+def where_in(cursor, sql: str, column: str, values: Sequence[Any], params=()) -> None:
+    """Run ``sql`` (which ends in ``WHERE``) with ``column`` among ``values`` appended: one
+    array parameter on PostgreSQL, chunks of ``IN (...)`` elsewhere."""
+    if connection.vendor == "postgresql":
+        cursor.execute(f"{sql} {column} = ANY(%s)", [*params, list(values)])
+        return
+    for start in range(0, len(values), CHUNK_ROWS):
+        chunk = values[start : start + CHUNK_ROWS]
+        cursor.execute(f"{sql} {column} IN ({placeholders(len(chunk))})", [*params, *chunk])
+
+
+def _quoted(columns: Sequence[str]) -> list[str]:
+    return [connection.ops.quote_name(c) for c in columns]
 
 
 def to_json(value: Any) -> str:

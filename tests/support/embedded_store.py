@@ -43,8 +43,8 @@ def main() -> None:
             outcome = run_job(
                 job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
             )
-            assert services.store_game_result(game.pk, outcome) is True
-            assert services.store_game_result(game.pk, outcome) is False
+            assert services.store_game_result(job, outcome) is True
+            assert services.store_game_result(job, outcome) is False
         tournament = Tournament.objects.get(pk=tournament.pk)
         assert tournament.status == "finished", tournament.status
         assert_standings_match_stored_games(tournament)

@@ -12,6 +12,8 @@ from typing import Any
 
 from arena.sql import insert_rows, to_json
 
+from .models import CitadelsCharacterHeld, PragaCraneConfiguration
+
 
 def store_analytics(
     cursor, game_id: int, result: dict[str, Any], title: str, options: dict
@@ -53,9 +55,9 @@ def _store_characters(cursor, game_id: int, result: dict[str, Any]) -> None:
         (game_id, seat, rnd, name, seat in winners)
         for seat, rnd, name in characters_by_round(result)
     ]
-    if rows:
-        head = 'INSERT INTO games_citadelscharacterheld (game_id, seat, round, "character", won)'
-        insert_rows(cursor, head, rows)
+    insert_rows(
+        cursor, CitadelsCharacterHeld, ["game_id", "seat", "round", "character", "won"], rows
+    )
 
 
 def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tuple[str, dict]:
@@ -77,6 +79,11 @@ def _store_crane_configuration(cursor, game_id: int, result: dict[str, Any], opt
     if label:
         insert_rows(
             cursor,
-            "INSERT INTO games_pragacraneconfiguration (game_id, configuration, details)",
+            PragaCraneConfiguration,
+            ["game_id", "configuration", "details"],
             [(game_id, label, to_json(parts))],
+            # A second delivery writes it again before learning the game was stored (and
+            # rolls back): the one row per game must not make that an error.
+            " ON CONFLICT (game_id) DO UPDATE SET configuration = excluded.configuration,"
+            " details = excluded.details",
         )

@@ -3,19 +3,20 @@ after an infrastructure error, and the sweeper that recovers games held by lost 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.bots.services import SeatPlan, plan_seat
 from arena.queue import enqueue_game
-from arena.sql import for_update, from_json, insert_rows, now_param, pipeline, to_json
+from arena.sql import cursor, for_update, from_json, insert_rows, now_param, pipeline, to_json
 
 from .analytics import store_analytics
 from .models import Game, GameSeat
@@ -25,7 +26,9 @@ log = logging.getLogger("arena.games")
 
 @dataclass(frozen=True)
 class MatchJob:
-    """Everything a worker needs to run a claimed game; plain values, no model objects."""
+    """Everything a worker needs to run a claimed game and store its result; plain values,
+    no model objects. What it says of the game (tournament, title, options, the versions
+    seated) never changes once the game exists, so the store trusts it."""
 
     game_id: int
     title: str
@@ -33,33 +36,36 @@ class MatchJob:
     seed: int
     options: dict[str, Any]
     limits: dict[str, int] = field(default_factory=dict)
+    tournament_id: int = 0
+    seat_versions: tuple[int, ...] = ()  # bot version id per seat
 
 
 def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     """queued -> running with a lease. None when the game is gone, not queued (a duplicate
     delivery, a paused or cancelled tournament), or another worker has it.
 
-    Two statements, one round trip on PostgreSQL (pipelined, see ``arena.sql``): the
-    conditional UPDATE, and the seats with their versions, the game and the tournament in
-    one join, read as plain rows whatever the UPDATE found."""
+    Two prepared statements sent together, one round trip on PostgreSQL (see ``arena.sql``):
+    the conditional UPDATE, and the seats with their versions, the game and the tournament
+    in one join, read as plain rows whatever the UPDATE found."""
     now = timezone.now()
     lease_until = now + timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
-    with pipeline(), connection.cursor() as claim, connection.cursor() as read:
-        claim.execute(
-            CLAIM_UPDATE_SQL, [worker[:255], now_param(lease_until), now_param(now), game_id]
-        )
-        read.execute(CLAIM_SQL, [game_id])
+    with cursor() as claim, cursor() as read:
+        with pipeline():  # its end is the round trip; the results are read after it
+            claim.execute(
+                CLAIM_UPDATE_SQL, [worker[:255], now_param(lease_until), now_param(now), game_id]
+            )
+            read.execute(CLAIM_SQL, [game_id])
         claimed = claim.fetchone() is not None
         rows = read.fetchall()
     if not claimed:
         log.info("game.claim.skipped %s", {"game_id": game_id, "worker": worker})
         return None
-    seed, options, title, decision_ms, bank_ms = rows[0][:5]
+    tournament_id, seed, options, title, decision_ms, bank_ms = rows[0][:6]
     log.info("game.claimed %s", {"game_id": game_id, "worker": worker})
     return MatchJob(
         game_id=game_id,
         title=title,
-        seats=[_seat_plan(*row[5:]) for row in rows],
+        seats=[_seat_plan(*row[7:]) for row in rows],
         seed=seed,
         options=from_json(options),
         limits={
@@ -68,6 +74,8 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
             "memory_mb": settings.ARENA_BOT_MEMORY_MB,
             "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
         },
+        tournament_id=tournament_id,
+        seat_versions=tuple(row[6] for row in rows),
     )
 
 
@@ -81,8 +89,9 @@ CLAIM_UPDATE_SQL = """
 """
 # What a claim reads: no replay record, stats or stderr of other rows.
 CLAIM_SQL = """
-    SELECT g.seed, g.options, t.title, t.decision_ms, t.bank_ms, v.kind, v.builtin_name,
-           v.sha256, v.artifact_format, v.entry, v.number, b.name, u.username
+    SELECT g.tournament_id, g.seed, g.options, t.title, t.decision_ms, t.bank_ms, v.id,
+           v.kind, v.builtin_name, v.sha256, v.artifact_format, v.entry, v.number, b.name,
+           u.username
     FROM games_gameseat s
     JOIN games_game g ON g.id = s.game_id
     JOIN tournaments_tournament t ON t.id = g.tournament_id
@@ -106,34 +115,34 @@ def _seat_plan(kind, builtin_name, sha256, artifact_format, entry, number, bot_n
     )
 
 
-def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
-    """Store a finished game in one transaction: seats, analytics rows, replay record, capped
-    stderr, then ratings in game order. False (nothing changed) if it was stored already or is
-    no longer running.
+def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
+    """Store a claimed game's result in one transaction: seats, analytics rows, replay
+    record, capped stderr, then ratings in game order. False (nothing changed) if it was
+    stored already or is no longer running.
 
     ``outcome`` is the match runner's JSON: ``result`` (scores, ranks, winners, details, stats),
     ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``timings``.
 
-    Raw SQL (see ``arena.sql``): BEGIN, lock and read the seats, finish the game (sent with
-    the lock), write the seats, the analytics rows (if the title has any), the ratings (a
-    read that also sees whether a game is still open, three writes), the rated-prefix
-    check, COMMIT: 11
-    statements; a 12th finishes the tournament once no game is open. On PostgreSQL they
-    are pipelined: the worker waits for a result only where it reads one (the lock's read
-    with the finishing UPDATE, the rating read, the prefix check) and for the COMMIT.
+    Raw prepared SQL (see ``arena.sql``) in three round trips on PostgreSQL: (1) BEGIN, lock
+    the tournament row (the lock every writer of a running game takes first), finish the
+    game if still running, write the seats and the analytics rows, read the ratable games;
+    (2) the rating writes and the rated-prefix check; (3) COMMIT. A ladder then tops up its
+    games inside the same transaction; any tournament is finished once no game is open.
     """
-    from arena.ratings.services import apply_pending_ratings
+    from arena.ratings import services as ratings
     from arena.tournaments.models import Tournament
     from arena.tournaments.services import finish_if_done, top_up_ladder
 
+    if not (job.tournament_id and job.seat_versions):
+        raise ValueError("store_game_result needs the MatchJob that claim_game returned")
+    game_id, tournament_id = job.game_id, job.tournament_id
     result = outcome["result"]
     record = outcome.get("record") or {}
-    with transaction.atomic(), connection.cursor() as cursor, connection.cursor() as finish:
-        with pipeline():  # on PostgreSQL, these 10 statements and COMMIT in 4 round trips
-            cursor.execute(LOCK_SEATS_SQL + for_update("t"), [game_id])
-            # Sent at once, run by the server after the lock is held: the game's status as
-            # of now. Only writers holding that lock move a running game, so this row stays
-            # as checked.
+    seats = _result_seats(job, result, outcome)
+    with transaction.atomic(), contextlib.ExitStack() as cursors:
+        lock, finish, read, write, check = (cursors.enter_context(cursor()) for _ in range(5))
+        with pipeline():  # round trip 1, at its end
+            lock.execute(LOCK_TOURNAMENT_SQL + for_update(), [tournament_id])
             finish.execute(
                 FINISH_GAME_SQL,
                 [
@@ -146,23 +155,33 @@ def store_game_result(game_id: int, outcome: dict[str, Any]) -> bool:
                     game_id,
                 ],
             )
-            tournament_id, title, form, options, seats = _locked_seats(cursor.fetchall())
-            if finish.fetchone() is None:
-                log.info("game.store.skipped %s", {"game_id": game_id})
-                return False
-            _fill_seats(seats, result, outcome)
-            insert_rows(cursor, SEATS_HEAD, [_seat_row(game_id, s) for s in seats], SEATS_TAIL)
-            store_analytics(cursor, game_id, result, title, options)
-            pending = apply_pending_ratings(tournament_id, locked=True)
+            # Written before the finishing UPDATE is read: if it found the game no longer
+            # running, the whole transaction rolls back below.
+            insert_rows(write, GameSeat, SEAT_COLUMNS, [s.row(game_id) for s in seats], SEATS_TAIL)
+            store_analytics(write, game_id, result, job.title, job.options)
+            ratings.read_ratable(read, tournament_id)
+        (form,) = lock.fetchone()
+        if finish.fetchone() is None:
+            transaction.set_rollback(True)
+            log.info("game.store.skipped %s", {"game_id": game_id})
+            return False
+        with pipeline():  # round trip 2
+            pending = ratings.rate_ratable(read.fetchall(), tournament_id, write)
+            if pending.marked:
+                ratings.send_prefix_check(check, tournament_id)
+        if pending.marked:
+            ratings.report_invariants(tournament_id, pending.changes, check.fetchone())
         if form == Tournament.Format.LADDER:
             top_up_ladder(Tournament.objects.get(pk=tournament_id))
             finish_if_done(tournament_id)
-        elif not pending.open_game:  # else the same read saw a game still to play
+        elif not pending.open_game:  # else the ratable read saw a game still to play
             finish_if_done(tournament_id)
+    # round trip 3: COMMIT, as the atomic block ends
     log.info("game.stored %s", {"game_id": game_id})
     return True
 
 
+LOCK_TOURNAMENT_SQL = "SELECT format FROM tournaments_tournament WHERE id = %s"
 FINISH_GAME_SQL = """
     UPDATE games_game
     SET status = 'finished', finished_at = %s, lease_until = NULL, record = %s, stats = %s,
@@ -175,42 +194,45 @@ SEAT_COLUMNS = [
     "game_id", "seat", "bot_version_id", "score", "rank", "rating_rank", "winner", "status",
     "fault_count", "faults", "details", "stderr",
 ]  # fmt: skip
-SEATS_HEAD = f"INSERT INTO games_gameseat ({', '.join(SEAT_COLUMNS)})"
 SEATS_TAIL = " ON CONFLICT (game_id, seat) DO UPDATE SET " + ", ".join(
     f"{c} = excluded.{c}" for c in SEAT_COLUMNS[3:]
 )
 
 
-# The game's tournament (id, title, format), options and seats, to be read with the
-# tournament row locked (the lock every writer of a running game takes first). The game's
-# status read here may predate the lock, so it is not read: the finishing UPDATE checks it.
-LOCK_SEATS_SQL = """
-    SELECT t.id, t.title, t.format, g.options, s.seat, s.bot_version_id
-    FROM games_gameseat s
-    JOIN games_game g ON g.id = s.game_id
-    JOIN tournaments_tournament t ON t.id = g.tournament_id
-    WHERE s.game_id = %s
-    ORDER BY s.seat"""
+@dataclass(slots=True)
+class SeatResult:
+    """One seat of a finished game as the store writes it (plain values, not a model: every
+    stored game builds one per seat)."""
+
+    seat: int
+    bot_version_id: int
+    score: int | None
+    rank: int | None
+    winner: bool
+    status: str
+    faults: list
+    details: dict
+    stderr: str
+    rating_rank: int | None = None
+
+    def row(self, game_id: int) -> list:
+        """Its values in SEAT_COLUMNS order."""
+        return [
+            game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
+            self.winner, self.status, len(self.faults), to_json(self.faults),
+            to_json(self.details), self.stderr,
+        ]  # fmt: skip
 
 
-def _locked_seats(rows) -> tuple[int, str, str, dict, list[GameSeat]]:
-    tournament_id, title, form, options = rows[0][:4]
-    seats = [GameSeat(seat=seat, bot_version_id=version) for *_, seat, version in rows]
-    return tournament_id, title, form, from_json(options), seats
+SEAT_STATUSES = frozenset(GameSeat.Status.values)
 
 
-def _seat_row(game_id: int, seat: GameSeat) -> list:
-    return [
-        game_id, seat.seat, seat.bot_version_id, seat.score, seat.rank, seat.rating_rank,
-        seat.winner, seat.status, seat.fault_count, to_json(seat.faults),
-        to_json(seat.details), seat.stderr,
-    ]  # fmt: skip
-
-
-def _fill_seats(seats: list[GameSeat], result: dict, outcome: dict) -> None:
+def _result_seats(job: MatchJob, result: dict, outcome: dict) -> list[SeatResult]:
+    """Each seat's score, rank, win, status, faults, details and capped stderr from the
+    runner's outcome; a seat with faults is faulted whatever the runner said."""
     from arena.ratings.services import rating_ranks
 
-    n = len(seats)
+    n = len(job.seat_versions)
     scores = result.get("scores") or [None] * n
     ranks = result.get("ranks") or [None] * n
     winners = set(result.get("winners") or [])
@@ -219,21 +241,29 @@ def _fill_seats(seats: list[GameSeat], result: dict, outcome: dict) -> None:
     statuses = outcome.get("seat_status") or [GameSeat.Status.OK] * n
     stderr = outcome.get("stderr") or [""] * n
     cap = settings.ARENA_BOT_STDERR_BYTES
-    for i, seat in enumerate(seats):
-        seat.score = scores[i]
-        seat.rank = ranks[i]
-        seat.winner = i in winners
-        seat.faults = list(faults[i] or [])
-        seat.fault_count = len(seat.faults)
-        status = statuses[i] if statuses[i] in GameSeat.Status.values else GameSeat.Status.FAULTED
-        if status == GameSeat.Status.OK and seat.fault_count:
+    seats = []
+    for i, version in enumerate(job.seat_versions):
+        seat_faults = list(faults[i] or [])
+        status = statuses[i] if statuses[i] in SEAT_STATUSES else GameSeat.Status.FAULTED
+        if status == GameSeat.Status.OK and seat_faults:
             status = GameSeat.Status.FAULTED
-        seat.status = status
-        seat.details = details[i] or {}
         text = stderr[i] or ""
-        seat.stderr = text[-cap:] if cap else ""
+        seats.append(
+            SeatResult(
+                seat=i,
+                bot_version_id=version,
+                score=scores[i],
+                rank=ranks[i],
+                winner=i in winners,
+                status=str(status),
+                faults=seat_faults,
+                details=details[i] or {},
+                stderr=text[-cap:] if cap else "",
+            )
+        )
     for seat, rank in zip(seats, rating_ranks(seats), strict=True):
         seat.rating_rank = rank
+    return seats
 
 
 def _match_ms(outcome: dict) -> int | None:

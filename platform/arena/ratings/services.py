@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection, transaction
+from django.db import transaction
 from openskill.models import PlackettLuce
 
 from arena.games.models import Game, GameSeat
-from arena.sql import CHUNK_ROWS, insert_rows, placeholders
+from arena.sql import cursor, insert_rows, where_in
 from arena.tournaments.models import Tournament
 
 from .models import Rating, RatingChange
@@ -45,10 +47,11 @@ def ensure_ratings(tournament: Tournament) -> None:
     )
 
 
-def rating_ranks(seats: list[GameSeat]) -> list[int]:
+def rating_ranks(seats) -> list[int]:
     """Ranks for the rating update: every faulted seat below every clean seat, then the
-    game's own rank; equal keys share a rank (competition ranking, 1 = best)."""
-    keys = [(s.faulted, s.rank) for s in seats]
+    game's own rank; equal keys share a rank (competition ranking, 1 = best). ``seats``:
+    anything with a seat's ``status`` and ``rank``."""
+    keys = [(s.status != GameSeat.Status.OK, s.rank) for s in seats]
     ordered = sorted(keys)
     return [ordered.index(k) + 1 for k in keys]
 
@@ -58,6 +61,8 @@ class Pending(NamedTuple):
 
     rated: int  # games rated now
     open_game: bool  # the tournament has a game not done yet (it cannot be finished)
+    marked: int = 0  # games marked rated now (the rated ones and failed or void ones)
+    changes: tuple[list[Change], ...] = ()  # per game rated now, its history rows
 
 
 def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
@@ -67,43 +72,54 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pendin
     already).
 
     A batch of any length costs the same few statements (raw SQL, since every stored game
-    runs them: see ``arena.sql``): its seats with their ratings (and whether a game is still
-    open), the history rows, the ratings' new values, the games marked rated, and the
-    rated-prefix check."""
+    runs them: see ``arena.sql``): the ratable read (:func:`read_ratable`), the writes of
+    :func:`rate_ratable`, and the rated-prefix check of :func:`check_invariants`. A worker
+    storing a game sends them in its own round trips instead
+    (``arena.games.services.store_game_result``)."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
-    with connection.cursor() as cursor:
-        games, ratings, open_game = _ratable_games(cursor, tournament_id)
-        if not games:
-            return Pending(0, open_game)
-        rated = [
-            _rate_game(game_id, seats, ratings)
-            for game_id, (status, seats) in games.items()
-            if status == Game.Status.FINISHED
-        ]
-        if rated:
-            insert_rows(cursor, CHANGES_HEAD, [_change_row(c) for batch in rated for c in batch])
-            insert_rows(
-                cursor, RATINGS_HEAD, [_rating_row(r) for r in ratings.values()], RATINGS_TAIL
-            )
-        ids = list(games)
-        for start in range(0, len(ids), CHUNK_ROWS):
-            chunk = ids[start : start + CHUNK_ROWS]
-            cursor.execute(
-                f"UPDATE games_game SET rated = %s WHERE id IN ({placeholders(len(chunk))})",
-                [True, *chunk],
-            )
-    check_invariants(tournament_id, rated)
-    return Pending(len(rated), open_game)
+    with cursor() as read, cursor() as write:
+        read_ratable(read, tournament_id)
+        pending = rate_ratable(read.fetchall(), tournament_id, write)
+    if pending.marked:
+        check_invariants(tournament_id, pending.changes)
+    return pending
+
+
+def read_ratable(cursor, tournament_id: int) -> None:
+    """Send the ratable read (see RATABLE_SQL); its rows go to :func:`rate_ratable`."""
+    cursor.execute(RATABLE_SQL, [tournament_id, tournament_id])
+
+
+def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
+    """Rate the games of the ratable read's rows, and send the writes (history rows, the
+    ratings' new values, the games marked rated) on ``cursor`` without reading anything back,
+    so a pipeline sends them together."""
+    games, ratings, open_game = _ratable_games(rows, tournament_id)
+    if not games:
+        return Pending(0, open_game)
+    rated = [
+        _rate_game(game_id, seats, ratings)
+        for game_id, (status, seats) in games.items()
+        if status == Game.Status.FINISHED
+    ]
+    if rated:
+        insert_rows(cursor, RatingChange, CHANGE_COLUMNS, [c for batch in rated for c in batch])
+        insert_rows(
+            cursor,
+            Rating,
+            RATING_COLUMNS,
+            [_rating_row(r) for r in ratings.values()],
+            RATINGS_TAIL,
+        )
+    where_in(cursor, "UPDATE games_game SET rated = %s WHERE", "id", list(games), [True])
+    return Pending(len(rated), open_game, len(games), tuple(rated))
 
 
 RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
+RATING_COLUMNS = ["id", "tournament_id", "bot_version_id", *RATING_FIELDS]
 CHANGE_COLUMNS = ["rating_id", "game_id", "mu_before", "sigma_before", "mu", "sigma", "ordinal"]
-CHANGES_HEAD = f"INSERT INTO ratings_ratingchange ({', '.join(CHANGE_COLUMNS)})"
 # The rating rows exist (made when the tournament starts); one upsert rewrites them all.
-RATINGS_HEAD = (
-    f"INSERT INTO ratings_rating (id, tournament_id, bot_version_id, {', '.join(RATING_FIELDS)})"
-)
 RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
     f"{f} = excluded.{f}" for f in RATING_FIELDS
 )
@@ -127,49 +143,66 @@ RATABLE_SQL = """
 """
 
 
-def _ratable_games(cursor, tournament_id: int):
-    """{game id: (status, seats)} for the ratable prefix, {bot version id: Rating}, and
+class RatedSeat(NamedTuple):
+    """A seat of a ratable game, as the ratable read gives it."""
+
+    bot_version_id: int
+    rating_rank: int
+    winner: bool
+    score: int | None
+    status: str
+
+
+@dataclass(slots=True)
+class RatingRow:
+    """A rating row being updated (plain values: every stored game builds a few)."""
+
+    id: int
+    tournament_id: int
+    bot_version_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    score_total: int
+    faulted_games: int
+
+
+class Change(NamedTuple):
+    """A history row (RatingChange) about to be written."""
+
+    rating_id: int
+    game_id: int
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+def _ratable_games(rows, tournament_id: int):
+    """{game id: (status, seats)} for the ratable prefix, {bot version id: RatingRow}, and
     whether the tournament has an open game."""
-    cursor.execute(RATABLE_SQL, [tournament_id, tournament_id])
-    rows = cursor.fetchall()
-    games: dict[int, tuple[str, list[GameSeat]]] = {}
-    ratings: dict[int, Rating] = {}
+    games: dict[int, tuple[str, list[RatedSeat]]] = {}
+    ratings: dict[int, RatingRow] = {}
     for _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
         if game_id is None:
             break  # no ratable game
-        seat = GameSeat(
-            bot_version_id=version,
-            rating_rank=rating_rank,
-            winner=bool(winner),
-            score=score,
-            status=status,
-        )
+        seat = RatedSeat(version, rating_rank, bool(winner), score, status)
         games.setdefault(game_id, (game_status, []))[1].append(seat)
         if rating[0] is None:
             raise Rating.DoesNotExist(f"bot version {version} has no rating in {tournament_id}")
         if version not in ratings:
-            ratings[version] = Rating(
-                tournament_id=tournament_id,
-                bot_version_id=version,
-                **dict(zip(["id", *RATING_FIELDS], rating, strict=True)),
-            )
+            ratings[version] = RatingRow(rating[0], tournament_id, version, *rating[1:])
     return games, ratings, rows[0][0] is not None
 
 
-def _change_row(change: RatingChange) -> list:
-    return [getattr(change, c) for c in CHANGE_COLUMNS]
+def _rating_row(rating: RatingRow) -> list:
+    return [getattr(rating, c) for c in RATING_COLUMNS]
 
 
-def _rating_row(rating: Rating) -> list:
-    return [
-        rating.id,
-        rating.tournament_id,
-        rating.bot_version_id,
-        *(getattr(rating, f) for f in RATING_FIELDS),
-    ]
-
-
-def _rate_game(game_id: int, seats: list[GameSeat], ratings: dict[int, Rating]) -> list:
+def _rate_game(game_id: int, seats: list[RatedSeat], ratings: dict[int, RatingRow]) -> list:
     """One game's rating update on ``ratings`` (changed in place); its history rows."""
     teams = [
         [MODEL.rating(mu=ratings[s.bot_version_id].mu, sigma=ratings[s.bot_version_id].sigma)]
@@ -179,30 +212,38 @@ def _rate_game(game_id: int, seats: list[GameSeat], ratings: dict[int, Rating]) 
     changes = []
     for seat, (after,) in zip(seats, new, strict=True):
         rating = ratings[seat.bot_version_id]
+        after_ordinal = ordinal(after.mu, after.sigma)
         changes.append(
-            RatingChange(
-                rating=rating,
-                game_id=game_id,
-                mu_before=rating.mu,
-                sigma_before=rating.sigma,
-                mu=after.mu,
-                sigma=after.sigma,
-                ordinal=ordinal(after.mu, after.sigma),
+            Change(
+                rating.id, game_id, rating.mu, rating.sigma, after.mu, after.sigma, after_ordinal
             )
         )
-        rating.mu, rating.sigma = after.mu, after.sigma
-        rating.ordinal = ordinal(after.mu, after.sigma)
+        rating.mu, rating.sigma, rating.ordinal = after.mu, after.sigma, after_ordinal
         rating.games += 1
         rating.wins += int(seat.winner)
         rating.score_total += seat.score or 0
-        rating.faulted_games += int(seat.faulted)
+        rating.faulted_games += int(seat.status != GameSeat.Status.OK)
     return changes
 
 
-def check_invariants(tournament_id: int, batches: list[list[RatingChange]] | None = None) -> bool:
+def check_invariants(
+    tournament_id: int, batches: Sequence[list[RatingChange]] | None = None
+) -> bool:
     """Ratings stay finite, each rated game changes one rating per seat, and rated games form
     a prefix in game order. With ``batches`` (the changes just made) only those are checked
     beside the prefix; without, the whole tournament. Logs at critical level when one breaks."""
+    with cursor() as check:
+        send_prefix_check(check, tournament_id)
+        return report_invariants(tournament_id, batches, check.fetchone())
+
+
+def send_prefix_check(cursor, tournament_id: int) -> None:
+    """Send the rated-prefix check; give its row to :func:`report_invariants`."""
+    cursor.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
+
+
+def report_invariants(tournament_id: int, batches, rated_after) -> bool:
+    """:func:`check_invariants` with the prefix check's row read already."""
     problems = []
     if batches is None:
         changes = RatingChange.objects.filter(rating__tournament_id=tournament_id)
@@ -220,9 +261,6 @@ def check_invariants(tournament_id: int, batches: list[list[RatingChange]] | Non
     for mu, sigma in values:
         if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
             problems.append(f"a rating is not finite: mu={mu} sigma={sigma}")
-    with connection.cursor() as cursor:  # raw: every stored game asks (see arena.sql)
-        cursor.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
-        rated_after = cursor.fetchone()
     if rated_after:
         problems.append(f"game {rated_after[0]} was rated before an earlier game")
     for problem in problems:

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from arena.bots.services import SeatPlan
 from arena.games import services
-from arena.games.models import Game, GameSeat
+from arena.games.models import CitadelsCharacterHeld, Game, GameSeat, PragaCraneConfiguration
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
@@ -54,13 +54,33 @@ def test_a_second_claim_of_the_same_game_finds_nothing(started):
 
 def test_storing_a_result_twice_changes_nothing_the_second_time(started):
     game = started.games.first()
-    outcome = play(services.claim_game(game.pk, worker="w1"))
-    assert services.store_game_result(game.pk, outcome) is True
+    job = services.claim_game(game.pk, worker="w1")
+    outcome = play(job)
+    assert services.store_game_result(job, outcome) is True
     seats_before = list(GameSeat.objects.filter(game=game).values())
     changes_before = RatingChange.objects.count()
-    assert services.store_game_result(game.pk, outcome) is False
+    assert services.store_game_result(job, outcome) is False
     assert list(GameSeat.objects.filter(game=game).values()) == seats_before
     assert RatingChange.objects.count() == changes_before == 2
+
+
+@pytest.mark.parametrize("title", ["citadels", "praga"])
+def test_a_second_store_of_a_real_title_rolls_back_its_analytics_rows_too(title):
+    """The store writes seats and analytics rows before it reads whether the game was still
+    running; a second delivery must roll all of that back and fail on none of it."""
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title=title) for _ in range(4)]
+    tournament = make_tournament(alice, versions, title=title, seats=4, rounds=1)
+    tournaments.start_tournament(tournament.pk)
+    game = Game.objects.filter(tournament=tournament).first()
+    job = services.claim_game(game.pk, worker="w")
+    outcome = play(job)
+    assert services.store_game_result(job, outcome) is True
+    tables = [GameSeat, RatingChange, CitadelsCharacterHeld, PragaCraneConfiguration]
+    before = [list(model.objects.order_by("pk").values()) for model in tables]
+    assert before[2 if title == "citadels" else 3]  # the title's analytics rows exist
+    assert services.store_game_result(job, outcome) is False
+    assert [list(model.objects.order_by("pk").values()) for model in tables] == before
 
 
 def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
@@ -69,15 +89,15 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     with CaptureQueriesContext(connection) as claim:
         jobs = [services.claim_game(g.pk, worker="w") for g in games]
     assert len(claim) == 2 * len(games)
-    services.store_game_result(games[0].pk, play(jobs[0]))
+    services.store_game_result(jobs[0], play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
-        services.store_game_result(games[1].pk, play(jobs[1]))
+        services.store_game_result(jobs[1], play(jobs[1]))
     # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read and
     # three writes, rated-prefix check, COMMIT (in a test, BEGIN and COMMIT are a savepoint
     # and its release); game 3 is still open, which the rating read saw
     assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
     with CaptureQueriesContext(connection) as last:
-        services.store_game_result(games[2].pk, play(jobs[2]))
+        services.store_game_result(jobs[2], play(jobs[2]))
     assert len(last) == 11  # and the tournament is finished
     started.refresh_from_db()
     assert started.status == Tournament.Status.FINISHED
@@ -86,10 +106,10 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
 def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
     first, second, third = started.games.order_by("number")
     jobs = {g.number: services.claim_game(g.pk, worker="w") for g in (first, second, third)}
-    services.store_game_result(third.pk, play(jobs[3]))
-    services.store_game_result(second.pk, play(jobs[2]))
+    services.store_game_result(jobs[3], play(jobs[3]))
+    services.store_game_result(jobs[2], play(jobs[2]))
     assert not RatingChange.objects.exists()  # game 1 is still running
-    services.store_game_result(first.pk, play(jobs[1]))
+    services.store_game_result(jobs[1], play(jobs[1]))
     rated = list(RatingChange.objects.order_by("id").values_list("game__number", flat=True))
     assert rated == [1, 1, 2, 2, 3, 3]
     started.refresh_from_db()
@@ -98,11 +118,12 @@ def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):
 
 def test_a_faulted_seat_ranks_below_every_clean_seat_for_ratings(started):
     game = started.games.first()
-    outcome = play(services.claim_game(game.pk, worker="w"))
+    job = services.claim_game(game.pk, worker="w")
+    outcome = play(job)
     winner = outcome["result"]["ranks"].index(1)
     outcome["faults"][winner] = [{"kind": "timeout", "decision": 3, "message": "took 2 s"}]
     outcome["seat_status"][winner] = "faulted"
-    services.store_game_result(game.pk, outcome)
+    services.store_game_result(job, outcome)
     seat = GameSeat.objects.get(game=game, seat=winner)
     assert (seat.rank, seat.status, seat.rating_rank) == (1, "faulted", 2)
     rating = Rating.objects.get(tournament=started, bot_version=seat.bot_version)
@@ -159,7 +180,8 @@ def test_a_paused_tournament_gives_workers_nothing_to_claim(started):
 
 def test_cancelling_voids_games_not_started_and_keeps_played_ones(started):
     first = started.games.order_by("number").first()
-    services.store_game_result(first.pk, play(services.claim_game(first.pk, worker="w")))
+    job = services.claim_game(first.pk, worker="w")
+    services.store_game_result(job, play(job))
     tournaments.cancel_tournament(started.pk)
     statuses = list(started.games.order_by("number").values_list("status", flat=True))
     assert statuses == ["finished", "void", "void"]

@@ -25,7 +25,7 @@ def played(toy_title):
             job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
         )
         outcome["stderr"] = ["log of seat 0", "log of seat 1"]
-        games.store_game_result(game.pk, outcome)
+        games.store_game_result(job, outcome)
     tournament.refresh_from_db()
     return tournament
 
