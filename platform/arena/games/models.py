@@ -17,8 +17,9 @@ class Game(models.Model):
 
     DONE = (Status.FINISHED, Status.FAILED, Status.VOID)
 
+    # No index of its own: the unique (tournament, number) serves lookups by tournament.
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="games"
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="games", db_index=False
     )
     # Position in the tournament; ratings are applied in this order.
     number = models.PositiveIntegerField()
@@ -26,11 +27,9 @@ class Game(models.Model):
     table = models.PositiveIntegerField(default=0)
     seed = models.BigIntegerField()
     options = models.JSONField(default=dict)
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
-    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     attempts = models.PositiveSmallIntegerField(default=0)
-    lease_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=255, blank=True)
     error = models.TextField(blank=True)
     queued_at = models.DateTimeField(null=True, blank=True)
@@ -48,7 +47,20 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["tournament", "number"], name="game_number_unique")
         ]
         ordering = ["tournament", "number"]
-        indexes = [models.Index(fields=["tournament", "rated", "number"])]
+        # Every game row is updated three times (claimed, finished, rated), each time in
+        # every index whose columns or condition it touches: few indexes, and the sweeper's
+        # only over the games it looks for.
+        indexes = [
+            models.Index(fields=["tournament", "rated", "number"]),
+            models.Index(
+                fields=["lease_until"],
+                condition=models.Q(status="running"),
+                name="game_running_lease",
+            ),
+            models.Index(
+                fields=["queued_at"], condition=models.Q(status="queued"), name="game_queued_since"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.number} of {self.tournament}"
@@ -63,7 +75,8 @@ class GameSeat(models.Model):
         FAULTED = "faulted", "faulted"
         DISQUALIFIED = "disqualified", "disqualified"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique (game, seat) serves lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.PROTECT, related_name="seats"
@@ -97,11 +110,14 @@ class CitadelsCharacterHeld(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="characters_held")
     seat = models.PositiveSmallIntegerField()
     round = models.PositiveSmallIntegerField()
-    character = models.CharField(max_length=64, db_index=True)
+    character = models.CharField(max_length=64)
     won = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "round", "seat"]
+        # A plain index: db_index on a CharField would add a second, LIKE-pattern one on
+        # PostgreSQL, written for every row (a few dozen per game) and never read.
+        indexes = [models.Index(fields=["character"], name="character_held_character")]
 
     def __str__(self) -> str:
         return f"{self.character} at seat {self.seat}, round {self.round}"
@@ -111,8 +127,11 @@ class PragaCraneConfiguration(models.Model):
     """Praga: the crane configuration a game was played with (one row per game)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="crane_configuration")
-    configuration = models.CharField(max_length=200, db_index=True)
+    configuration = models.CharField(max_length=200)
     details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["configuration"], name="crane_configuration")]
 
     def __str__(self) -> str:
         return self.configuration

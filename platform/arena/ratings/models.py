@@ -6,8 +6,9 @@ from django.db import models
 
 
 class Rating(models.Model):
+    # No index of its own: the unique (tournament, bot_version) serves lookups by tournament.
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ratings"
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.CASCADE, related_name="ratings"
@@ -35,7 +36,10 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
+    # No index of its own: the unique (rating, game) serves lookups by rating.
+    rating = models.ForeignKey(
+        Rating, on_delete=models.CASCADE, related_name="history", db_index=False
+    )
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
