@@ -54,6 +54,19 @@ def _freeze_what_is_loaded(**kwargs) -> None:
     gc.freeze()
 
 
+@worker_init.connect
+@worker_process_init.connect
+def _no_health_check_per_task(**kwargs) -> None:
+    """Django's CONN_HEALTH_CHECKS would send a ``SELECT 1`` before every task's first
+    statement: a round trip per game. A worker's claim and store instead run once more on a
+    new connection when the kept one turns out broken (``workers.tasks``), and Django still
+    drops a connection that raised an error, before the next task."""
+    from django.db import connections
+
+    for alias in connections:
+        connections.settings[alias]["CONN_HEALTH_CHECKS"] = False
+
+
 @task_prerun.connect
 @task_postrun.connect
 def _close_old_connections(**kwargs) -> None:

@@ -31,7 +31,8 @@ UNSANDBOXED = (
 def play_game(game_id: int) -> None:
     from arena.games import services
 
-    job = services.claim_game(game_id, worker=f"{socket.gethostname()}:{os.getpid()}")
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    job = on_a_live_connection(services.claim_game, game_id, worker=worker)
     if job is None:
         return
     try:
@@ -42,7 +43,24 @@ def play_game(game_id: int) -> None:
         services.release_game(game_id, reason=traceback.format_exc(limit=5))
         log.exception("game.runner.error %s", {"game_id": game_id})
         return
-    services.store_game_result(job, outcome)
+    on_a_live_connection(services.store_game_result, job, outcome)
+
+
+def on_a_live_connection(step, *args, **kwargs):
+    """Run a claim or a store (each one transaction, safe to run twice) once more on a new
+    connection if the connection kept from earlier tasks turns out broken (PostgreSQL
+    restarted, a network cut). Workers skip Django's per-task health check (a round trip
+    before every game, see workers/celery.py); this is where a broken connection shows."""
+    from django.db import InterfaceError, OperationalError, connection
+
+    try:
+        return step(*args, **kwargs)
+    except (InterfaceError, OperationalError) as err:
+        if connection.in_atomic_block:
+            raise
+        log.warning("db.connection.retry %s", {"step": step.__name__, "error": str(err)[:200]})
+        connection.close()
+        return step(*args, **kwargs)
 
 
 @shared_task(

@@ -4,6 +4,7 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
@@ -99,6 +100,25 @@ def test_a_game_held_by_a_lost_worker_is_swept_and_played_again(celery_workers, 
     wait_for(lambda: Game.objects.get(pk=game.pk).status == "finished", what="the replay")
     game.refresh_from_db()
     assert game.attempts == 2
+
+
+def test_workers_whose_database_connections_broke_play_the_next_games_at_once(
+    celery_workers, entrants
+):
+    """Workers skip Django's health check before each task; a connection that broke between
+    games (PostgreSQL restarted) must cost a retry on a new one, not a game left queued
+    until the sweeper resends it (ARENA_QUEUED_RESEND_SECONDS, 10 minutes)."""
+    alice, versions = entrants
+    run_to_the_end(make_tournament(alice, versions, seats=2, name="before"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        assert cursor.fetchall()  # the workers' kept connections
+    tournament = run_to_the_end(make_tournament(alice, versions, seats=2, name="after"), 60)
+    assert not Game.objects.filter(tournament=tournament).exclude(status="finished").exists()
+    assert "db.connection.retry" in celery_workers.log()
 
 
 CRASHING_BOT = """import sys
