@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
@@ -123,11 +123,12 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
     ``outcome`` is the match runner's JSON: ``result`` (scores, ranks, winners, details, stats),
     ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``timings``.
 
-    Raw prepared SQL (see ``arena.sql``) in three round trips on PostgreSQL: (1) BEGIN, lock
+    Raw prepared SQL (see ``arena.sql``) in two round trips on PostgreSQL: (1) BEGIN, lock
     the tournament row (the lock every writer of a running game takes first), finish the
-    game if still running, write the seats and the analytics rows, read the ratable games;
-    (2) the rating writes and the rated-prefix check; (3) COMMIT. A ladder then tops up its
-    games inside the same transaction; any tournament is finished once no game is open.
+    game if still running, write the seats and the analytics rows, read the ratable games
+    (which also checks that rated games form a prefix); (2) the rating writes and COMMIT.
+    A ladder first tops up its games in the same transaction, and the last game of any
+    tournament finishes it, each at the cost of a few more statements and a round trip.
     """
     from arena.ratings import services as ratings
     from arena.tournaments.models import Tournament
@@ -139,8 +140,10 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
     result = outcome["result"]
     record = outcome.get("record") or {}
     seats = _result_seats(job, result, outcome)
+    # Outside any other transaction, the commit can go out with round trip 2 (below).
+    own_transaction = not connection.in_atomic_block
     with transaction.atomic(), contextlib.ExitStack() as cursors:
-        lock, finish, read, write, check = (cursors.enter_context(cursor()) for _ in range(5))
+        lock, finish, read, write = (cursors.enter_context(cursor()) for _ in range(4))
         with pipeline():  # round trip 1, at its end
             lock.execute(LOCK_TOURNAMENT_SQL + for_update(), [tournament_id])
             finish.execute(
@@ -165,18 +168,21 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
             transaction.set_rollback(True)
             log.info("game.store.skipped %s", {"game_id": game_id})
             return False
+        ladder = form == Tournament.Format.LADDER
         with pipeline():  # round trip 2
             pending = ratings.rate_ratable(read.fetchall(), tournament_id, write)
-            if pending.marked:
-                ratings.send_prefix_check(check, tournament_id)
-        if pending.marked:
-            ratings.report_invariants(tournament_id, pending.changes, check.fetchone())
-        if form == Tournament.Format.LADDER:
+            done = not ladder and pending.open_game  # nothing left to do in this transaction
+            if done and own_transaction and connection.vendor == "postgresql":
+                # Django's commit at the block's end then finds nothing to commit; sent here,
+                # it saves a round trip per game. (Inside an outer block, as in tests, the
+                # block is a savepoint and Django releases it.)
+                write.execute("COMMIT")
+        if ladder:
             top_up_ladder(Tournament.objects.get(pk=tournament_id))
             finish_if_done(tournament_id)
         elif not pending.open_game:  # else the ratable read saw a game still to play
             finish_if_done(tournament_id)
-    # round trip 3: COMMIT, as the atomic block ends
+    ratings.report_invariants(tournament_id, pending.changes, pending.rated_after)
     log.info("game.stored %s", {"game_id": game_id})
     return True
 

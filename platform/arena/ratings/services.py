@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -63,6 +62,7 @@ class Pending(NamedTuple):
     open_game: bool  # the tournament has a game not done yet (it cannot be finished)
     marked: int = 0  # games marked rated now (the rated ones and failed or void ones)
     changes: tuple[list[Change], ...] = ()  # per game rated now, its history rows
+    rated_after: int | None = None  # a rated game after an unrated one, as read (a bug)
 
 
 def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
@@ -72,23 +72,22 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pendin
     already).
 
     A batch of any length costs the same few statements (raw SQL, since every stored game
-    runs them: see ``arena.sql``): the ratable read (:func:`read_ratable`), the writes of
-    :func:`rate_ratable`, and the rated-prefix check of :func:`check_invariants`. A worker
-    storing a game sends them in its own round trips instead
+    runs them: see ``arena.sql``): the ratable read (:func:`read_ratable`, which also checks
+    that rated games form a prefix) and the writes of :func:`rate_ratable`. A worker storing
+    a game sends them in its own round trips instead
     (``arena.games.services.store_game_result``)."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
     with cursor() as read, cursor() as write:
         read_ratable(read, tournament_id)
         pending = rate_ratable(read.fetchall(), tournament_id, write)
-    if pending.marked:
-        check_invariants(tournament_id, pending.changes)
+    report_invariants(tournament_id, pending.changes, pending.rated_after)
     return pending
 
 
 def read_ratable(cursor, tournament_id: int) -> None:
     """Send the ratable read (see RATABLE_SQL); its rows go to :func:`rate_ratable`."""
-    cursor.execute(RATABLE_SQL, [tournament_id, tournament_id])
+    cursor.execute(RATABLE_SQL, [tournament_id] * 3)
 
 
 def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
@@ -96,8 +95,9 @@ def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
     ratings' new values, the games marked rated) on ``cursor`` without reading anything back,
     so a pipeline sends them together."""
     games, ratings, open_game = _ratable_games(rows, tournament_id)
+    rated_after = rows[0][1]
     if not games:
-        return Pending(0, open_game)
+        return Pending(0, open_game, rated_after=rated_after)
     rated = [
         _rate_game(game_id, seats, ratings)
         for game_id, (status, seats) in games.items()
@@ -113,7 +113,7 @@ def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
             RATINGS_TAIL,
         )
     where_in(cursor, "UPDATE games_game SET rated = %s WHERE", "id", list(games), [True])
-    return Pending(len(rated), open_game, len(games), tuple(rated))
+    return Pending(len(rated), open_game, len(games), tuple(rated), rated_after)
 
 
 RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
@@ -124,16 +124,20 @@ RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
     f"{f} = excluded.{f}" for f in RATING_FIELDS
 )
 
-# The tournament's first open game, then the unrated games before it in game order, their
+# The tournament's first open game and the rated-prefix check (a rated game after the first
+# unrated one: a bug), then the unrated games before the first open one in game order, their
 # seats in seat order, each with its rating row; later games are not read. Always one row at
-# least: without a ratable game, the first-open column alone.
+# least: without a ratable game, the first two columns alone.
 RATABLE_SQL = """
-    SELECT o.number, g.id, g.status, s.bot_version_id, s.rating_rank, s.winner, s.score,
-           s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.score_total,
-           r.faulted_games
-    FROM (SELECT min(number) AS number FROM games_game
-          WHERE tournament_id = %s AND NOT rated
-            AND status NOT IN ('finished', 'failed', 'void')) o
+    SELECT o.number, o.rated_after, g.id, g.status, s.bot_version_id, s.rating_rank,
+           s.winner, s.score, s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins,
+           r.score_total, r.faulted_games
+    FROM (SELECT min(u.number) FILTER (WHERE u.status NOT IN ('finished', 'failed', 'void'))
+                     AS number,
+                 (SELECT min(a.number) FROM games_game a
+                  WHERE a.tournament_id = %s AND a.rated AND a.number > min(u.number))
+                     AS rated_after
+          FROM games_game u WHERE u.tournament_id = %s AND NOT u.rated) o
     LEFT JOIN games_game g
         ON g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(o.number, 2147483647)
     LEFT JOIN games_gameseat s ON s.game_id = g.id
@@ -186,7 +190,7 @@ def _ratable_games(rows, tournament_id: int):
     whether the tournament has an open game."""
     games: dict[int, tuple[str, list[RatedSeat]]] = {}
     ratings: dict[int, RatingRow] = {}
-    for _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
+    for _, _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
         if game_id is None:
             break  # no ratable game
         seat = RatedSeat(version, rating_rank, bool(winner), score, status)
@@ -226,24 +230,20 @@ def _rate_game(game_id: int, seats: list[RatedSeat], ratings: dict[int, RatingRo
     return changes
 
 
-def check_invariants(
-    tournament_id: int, batches: Sequence[list[RatingChange]] | None = None
-) -> bool:
+def check_invariants(tournament_id: int) -> bool:
     """Ratings stay finite, each rated game changes one rating per seat, and rated games form
-    a prefix in game order. With ``batches`` (the changes just made) only those are checked
-    beside the prefix; without, the whole tournament. Logs at critical level when one breaks."""
+    a prefix in game order, over the whole tournament. Logs at critical level when one
+    breaks."""
     with cursor() as check:
-        send_prefix_check(check, tournament_id)
-        return report_invariants(tournament_id, batches, check.fetchone())
+        check.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
+        rated_after = check.fetchone()
+    return report_invariants(tournament_id, None, rated_after[0] if rated_after else None)
 
 
-def send_prefix_check(cursor, tournament_id: int) -> None:
-    """Send the rated-prefix check; give its row to :func:`report_invariants`."""
-    cursor.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
-
-
-def report_invariants(tournament_id: int, batches, rated_after) -> bool:
-    """:func:`check_invariants` with the prefix check's row read already."""
+def report_invariants(tournament_id: int, batches, rated_after: int | None) -> bool:
+    """:func:`check_invariants` on what is known already: with ``batches`` (the changes
+    just made) only those are checked, beside the prefix check's answer ``rated_after``
+    (the number of a rated game after an unrated one, None when the prefix holds)."""
     problems = []
     if batches is None:
         changes = RatingChange.objects.filter(rating__tournament_id=tournament_id)
@@ -261,8 +261,8 @@ def report_invariants(tournament_id: int, batches, rated_after) -> bool:
     for mu, sigma in values:
         if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
             problems.append(f"a rating is not finite: mu={mu} sigma={sigma}")
-    if rated_after:
-        problems.append(f"game {rated_after[0]} was rated before an earlier game")
+    if rated_after is not None:
+        problems.append(f"game {rated_after} was rated before an earlier game")
     for problem in problems:
         log.critical(
             "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}

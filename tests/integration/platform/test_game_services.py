@@ -92,13 +92,13 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     services.store_game_result(jobs[0], play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
         services.store_game_result(jobs[1], play(jobs[1]))
-    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read and
-    # three writes, rated-prefix check, COMMIT (in a test, BEGIN and COMMIT are a savepoint
-    # and its release); game 3 is still open, which the rating read saw
-    assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
+    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read
+    # (with the rated-prefix check) and three writes, COMMIT (in a test, BEGIN and COMMIT
+    # are a savepoint and its release); game 3 is still open, which the rating read saw
+    assert len(store) == 9, [q["sql"][:60] for q in store.captured_queries]
     with CaptureQueriesContext(connection) as last:
         services.store_game_result(jobs[2], play(jobs[2]))
-    assert len(last) == 11  # and the tournament is finished
+    assert len(last) == 10  # and the tournament is finished
     started.refresh_from_db()
     assert started.status == Tournament.Status.FINISHED
 
@@ -198,3 +198,83 @@ def test_uploaded_bots_never_run_without_the_sandbox(settings, tmp_path):
     plan = [SeatPlan("process", "upload", str(bot)), SeatPlan("builtin", "random", None)]
     with pytest.raises(RuntimeError, match="never run here"):
         run_job("praga", plan, seed=1, options={}, limits={"decision_ms": 100})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_store_outside_a_transaction_commits_with_its_last_round_trip(toy_title):
+    """Outside a test's transaction the store sends COMMIT with its rating writes; Django's
+    own commit then finds nothing to do and the connection is back in autocommit."""
+    import psycopg
+
+    alice = make_user("alice")
+    tournament = make_tournament(alice, [make_builtin(alice) for _ in range(2)], seats=2)
+    first, second, _ = _queued_without_messages(tournament, games=3)
+    for game in (first, second):
+        job = services.claim_game(game.pk, worker="w")
+        assert services.store_game_result(job, play(job)) is True
+        assert connection.get_autocommit() and not connection.in_atomic_block
+        assert connection.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    db = connection.settings_dict
+    params = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"], "dbname": db["NAME"]}
+    with psycopg.connect(**params) as other:  # what another connection sees: committed rows
+        rows = other.execute(
+            "SELECT number, status, rated FROM games_game WHERE tournament_id = %s ORDER BY number",
+            [tournament.pk],
+        ).fetchall()
+        changes = other.execute("SELECT count(*) FROM ratings_ratingchange").fetchone()[0]
+    assert rows == [(1, "finished", True), (2, "finished", True), (3, "queued", False)]
+    assert changes == 4
+
+
+def _queued_without_messages(tournament, *, games: int) -> list[Game]:
+    """The tournament running with queued games whose messages were never sent, so that a
+    worker started for other tests in this process cannot take them."""
+    from arena.ratings.services import ensure_ratings
+
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    versions = [e.bot_version for e in tournament.entries.order_by("id")]
+    made = []
+    for number in range(1, games + 1):
+        game = Game.objects.create(
+            tournament=tournament, number=number, seed=number, status="queued",
+            queued_at=timezone.now(),
+        )  # fmt: skip
+        for seat, version in enumerate(versions):
+            GameSeat.objects.create(game=game, seat=seat, bot_version=version)
+        made.append(game)
+    return made
+
+
+def test_a_store_reports_rated_games_that_do_not_form_a_prefix(started, caplog):
+    """Ratings are applied in game order; a rated game after an unrated one means something
+    rated out of order, which the store's ratable read notices and logs as critical."""
+    first, second, third = started.games.order_by("number")
+    Game.objects.filter(pk=third.pk).update(rated=True)  # as a bug would leave it
+    job = services.claim_game(first.pk, worker="w")
+    with caplog.at_level("CRITICAL", logger="arena.ratings"):
+        services.store_game_result(job, play(job))
+    assert "game 3 was rated before an earlier game" in caplog.text
+    from arena.ratings.services import check_invariants
+
+    assert check_invariants(started.pk) is False
+
+
+def test_the_workers_statements_are_prepared_once_per_connection(started):
+    """PostgreSQL parses and plans the claim once per connection, not once per game."""
+    for game in started.games.order_by("number")[:2]:
+        assert services.claim_game(game.pk, worker="w") is not None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert sum("SET status = 'running'" in text for text in prepared) == 1
+    assert sum("JOIN auth_user u" in text for text in prepared) == 1
+
+
+def test_prepared_statements_can_be_turned_off_for_a_connection_pooler(monkeypatch):
+    from arena.settings import database_from_url
+
+    url = "postgres://arena@db.example:5432/arena"
+    assert database_from_url(url)["OPTIONS"]["prepare_threshold"] == 5
+    monkeypatch.setenv("ARENA_DB_PREPARED_STATEMENTS", "false")
+    assert database_from_url(url)["OPTIONS"]["prepare_threshold"] is None
