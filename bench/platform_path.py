@@ -1,7 +1,7 @@
 """Games per minute through the whole platform path against the match runner alone.
 
     .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 128]
-                                       [--bots starter|builtin] [--workers 2] [--repeat 3]
+                                       [--bots starter|builtin] [--workers 2] [--repeat 5]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
 ``arena_bench`` (dropped and made again each run), seeds bots, then:
@@ -11,18 +11,24 @@ Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the databa
 2. runs the same games (same seeds, same seating) through the platform: start the tournament,
    ``--workers`` Celery worker processes claim, play in the sandbox, store and rate them.
 
-It prints both rates and the platform's overhead as a share of game time (target: at most
-10 % for 4-player Citadels between sandboxed starter-kit bots).
+Both sides are warmed up first (processes forked, sandbox zygotes started, the worker's
+connection and prepared statements made), keep their processes across repetitions, and
+freeze their start-up heap for the garbage collector the same way. The platform's time runs
+from starting the tournament to the ``finished_at`` its last store records, so the bench's
+own polling (every 0.25 s) neither rounds the figure nor takes CPU from the workers. The
+worker runs with ARENA_DEBUG off, as deployed (with it on, Django records every statement).
 
-The default of 128 games (16 before) amortises the fixed ramp of a run (creating and
-sending the games, the first delivery, the last game of the slower process): the same code
-read +33 % with 32 games (a 2.4 s run) and +15 % with 128.
+It prints both rates and the platform's overhead as a share of game time (target: at most
+10 % for 4-player Citadels between sandboxed starter-kit bots): the median of the
+repetitions' ratios, each from a pair run back to back, and their range. The default of
+128 games amortises the fixed ramp of a run (creating and sending the games, the first
+delivery, the last game of the slower process).
 
 The machine may be shared, so beside the wall-clock ratio it prints CPU time per game read
-from /proc (Linux): the runner processes on their own, and on the platform the worker
-processes (Celery's parent and pool), the PostgreSQL backends of the bench database and
-Redis (which serves the whole machine, so other work's commands count there too). CPU time
-is what a platform step takes from the games on a busy machine, and it moves much less than
+from /proc (Linux): the runner processes on their own, and on the platform Celery's parent
+process, its pool processes, the PostgreSQL backends of the bench database and Redis
+(which serves the whole machine, so other work's commands count there too). CPU time is
+what a platform step takes from the games on a busy machine, and it moves much less than
 wall time when other work runs beside the bench. The bots' own processes are in neither
 figure.
 """
@@ -31,7 +37,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
+import secrets
 import signal
 import statistics
 import subprocess
@@ -47,6 +55,10 @@ os.environ["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/13"
 os.environ.setdefault("ARENA_MEDIA_ROOT", str(ROOT / "var" / "bench" / "media"))
 os.environ.setdefault("ARENA_BOT_CACHE", str(ROOT / "var" / "bench" / "bot-cache"))
 os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
+# As deployed: with ARENA_DEBUG on (the development default) Django records every statement
+# a worker runs, which costs it CPU per game that no production worker spends.
+os.environ["ARENA_DEBUG"] = "false"
+os.environ.setdefault("ARENA_SECRET_KEY", secrets.token_urlsafe(50))
 os.environ["DJANGO_SETTINGS_MODULE"] = "arena.settings"
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
@@ -70,9 +82,13 @@ def main() -> int:
         f"{args.repeat} alternating repetitions (the machine's load drifts; medians are shown)"
     )
     alone, platform, cpu_alone, cpu_platform = [], [], [], []
-    with _worker(args.workers) as worker:
+    with _worker(args.workers) as worker, _runner_pool(args.workers) as pool:
+        # Both sides warm before any clock starts: processes forked, sandbox zygotes
+        # started, the worker's connection and prepared statements made.
+        _runner_alone(pool, jobs[: 4 * args.workers])
+        _through_platform(_copy_tournament(tournament, "warm-up", rounds=2), worker)
         for rep in range(args.repeat):
-            alone.append(_runner_alone(jobs, args.workers))
+            alone.append(_runner_alone(pool, jobs))
             cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
             copy = _copy_tournament(tournament, rep)
             before = _platform_cpu(worker)
@@ -81,12 +97,19 @@ def main() -> int:
             cpu_platform.append({k: 1000 * (after[k] - before[k]) / len(jobs) for k in after})
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
-                f"whole platform {platform[-1]:6.2f} s (load {os.getloadavg()[0]:.1f})"
+                f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
+                f"(load {os.getloadavg()[0]:.1f})"
             )
     a, p = statistics.median(alone), statistics.median(platform)
     print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
     print(f"whole platform: {p:7.2f} s  {60 * len(jobs) / p:7.1f} games/min (median)")
-    print(f"platform overhead: {100 * (p - a) / a:+.1f} % of game time (target <= 10 %)")
+    # Each repetition's pair ran back to back, so its ratio is what the machine's drift
+    # (other work, its speed changing over minutes) disturbs least.
+    ratios = sorted(100 * (q - r) / r for r, q in zip(alone, platform, strict=True))
+    print(
+        f"platform overhead: {statistics.median(ratios):+.1f} % of game time, median of the "
+        f"repetitions (from {ratios[0]:+.1f} to {ratios[-1]:+.1f} %; target <= 10 %)"
+    )
     per_game = 1000 * p * args.workers / len(jobs)
     match = _match_ms("bench ")
     print(
@@ -107,6 +130,10 @@ def main() -> int:
     return 0
 
 
+def _overhead(alone: float, platform: float) -> str:
+    return f"{100 * (platform - alone) / alone:+.1f} %"
+
+
 def _parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--title", default="citadels")
@@ -114,7 +141,7 @@ def _parser():
     parser.add_argument("--games", type=int, default=128)
     parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     return parser
 
 
@@ -192,12 +219,19 @@ def _play(job) -> tuple[int, float]:
     return outcome["match_ms"], time.process_time() - cpu
 
 
-def _runner_alone(jobs, workers: int) -> float:
+@contextlib.contextmanager
+def _runner_pool(workers: int):
+    """The runner alone's processes, kept for every repetition as the Celery pool keeps its
+    own, and with the heap frozen as in a Celery pool process (workers/celery.py)."""
+    with ProcessPoolExecutor(workers, initializer=gc.freeze) as pool:
+        yield pool
+
+
+def _runner_alone(pool, jobs) -> float:
     started = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        for match_ms, cpu_s in pool.map(_play, jobs):
-            RUNNER_MATCH_MS.append(match_ms)
-            RUNNER_CPU_S.append(cpu_s)
+    for match_ms, cpu_s in pool.map(_play, jobs):
+        RUNNER_MATCH_MS.append(match_ms)
+        RUNNER_CPU_S.append(cpu_s)
     return time.perf_counter() - started
 
 
@@ -221,9 +255,8 @@ def _platform_cpu(worker) -> dict[str, float]:
         )
         backends = [pid for (pid,) in cursor.fetchall()]
     return {
-        "worker processes": sum(
-            _cpu_s(pid) for pid in [worker.pid, *map(int, pool.stdout.split())]
-        ),
+        "worker parent": _cpu_s(worker.pid),
+        "worker pool": sum(_cpu_s(pid) for pid in map(int, pool.stdout.split())),
         "PostgreSQL": sum(_cpu_s(pid) for pid in backends),
         "Redis": sum(_cpu_s(int(pid)) for pid in redis_pids.stdout.split()),
     }
@@ -255,46 +288,44 @@ def _worker(workers: int):
         worker.wait(timeout=30)
 
 
-def _copy_tournament(tournament, rep: int):
+def _copy_tournament(tournament, rep, *, rounds: int | None = None):
     """A fresh draft with the same entrants, seed and rounds: the same games again."""
     from arena.tournaments import services
 
     return services.create_tournament(
         organiser=tournament.organiser, name=f"bench {rep}", title=tournament.title,
-        seats=tournament.seats, rounds=tournament.rounds, seed=tournament.seed,
+        seats=tournament.seats, rounds=rounds or tournament.rounds, seed=tournament.seed,
         entrants=[e.bot_version for e in tournament.entries.order_by("id")],
     )  # fmt: skip
 
 
 def _through_platform(tournament, worker) -> float:
+    """Seconds from starting the tournament to its end as the platform recorded it (the
+    last store sets ``finished_at``), so the bench's own polling, slow and cheap, neither
+    rounds the figure nor takes much CPU from the workers it times."""
     from django.db import connection
+    from django.utils import timezone
 
     from arena.games.models import Game
     from arena.tournaments import services
+    from arena.tournaments.models import Tournament
 
-    # One cheap raw count per poll: an ORM query 20 times a second would take CPU from the
-    # two workers it is timing on a 2-core machine, charging the bench to the platform.
-    done_sql = (
-        f"SELECT count(*) FILTER (WHERE status IN ('finished', 'failed', 'void')), count(*) "
-        f"FROM {Game._meta.db_table} WHERE tournament_id = %s"
-    )
-    started = time.perf_counter()
+    done_sql = f"SELECT finished_at FROM {Tournament._meta.db_table} WHERE id = %s"
+    started = timezone.now()
     services.start_tournament(tournament.pk)
     with connection.cursor() as cursor:
         while True:
+            time.sleep(0.25)
             cursor.execute(done_sql, [tournament.pk])
-            done, total = cursor.fetchone()
-            if done == total:
+            (finished_at,) = cursor.fetchone()
+            if finished_at is not None:
                 break
             if worker.poll() is not None:
                 raise SystemExit("the worker exited; see var/bench/worker.log")
-            time.sleep(0.05)
-    elapsed = time.perf_counter() - started
-    games = Game.objects.filter(tournament=tournament)
-    failed = games.filter(status="failed").count()
+    failed = Game.objects.filter(tournament=tournament).exclude(status="finished").count()
     if failed:
-        print(f"warning: {failed} games failed; see var/bench/worker.log")
-    return elapsed
+        print(f"warning: {failed} games did not finish; see var/bench/worker.log")
+    return (finished_at - started).total_seconds()
 
 
 def _match_ms(tournament_name_prefix: str) -> float:
