@@ -54,6 +54,28 @@ def _freeze_what_is_loaded(**kwargs) -> None:
     gc.freeze()
 
 
+@worker_process_init.connect
+def _worker_connection_settings(**kwargs) -> None:
+    """Every database connection a pool process opens gets the worker's session settings."""
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(apply_worker_session_settings, dispatch_uid="arena-worker-session")
+
+
+def apply_worker_session_settings(sender=None, connection=None, **kwargs) -> None:
+    """On PostgreSQL, ``synchronous_commit`` as ARENA_WORKER_SYNCHRONOUS_COMMIT says (see
+    arena/settings.py for what "off" risks and saves)."""
+    from django.conf import settings
+
+    if connection is None or connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('synchronous_commit', %s, false)",
+            [settings.ARENA_WORKER_SYNCHRONOUS_COMMIT],
+        )
+
+
 @worker_init.connect
 @worker_process_init.connect
 def _no_health_check_per_task(**kwargs) -> None:

@@ -216,6 +216,13 @@ ARENA_BOT_STDERR_BYTES = env_int("ARENA_BOT_STDERR_BYTES", 64 * 1024, low=0, hig
 # A running game whose lease has expired is requeued by the sweeper; after this many
 # attempts it is marked failed with the reason.
 ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 900, low=5, high=86_400)
+# PostgreSQL's synchronous_commit for worker connections (claims, stores). "off": a COMMIT
+# does not wait for its WAL to reach the disk (about 1 ms per transaction measured here); a
+# PostgreSQL crash can then forget the last fraction of a second of claims and stores, whose
+# games are played again once their lease expires. Nothing becomes inconsistent.
+ARENA_WORKER_SYNCHRONOUS_COMMIT = env_choice(
+    "ARENA_WORKER_SYNCHRONOUS_COMMIT", "off", ("on", "off", "local", "remote_write", "remote_apply")
+)
 ARENA_GAME_MAX_ATTEMPTS = env_int("ARENA_GAME_MAX_ATTEMPTS", 3, low=1, high=100)
 # A queued game nobody claimed for this long is sent again (a lost broker message).
 ARENA_QUEUED_RESEND_SECONDS = env_int("ARENA_QUEUED_RESEND_SECONDS", 600, low=5, high=86_400)

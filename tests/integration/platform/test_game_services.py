@@ -278,3 +278,21 @@ def test_prepared_statements_can_be_turned_off_for_a_connection_pooler(monkeypat
     assert database_from_url(url)["OPTIONS"]["prepare_threshold"] == 5
     monkeypatch.setenv("ARENA_DB_PREPARED_STATEMENTS", "false")
     assert database_from_url(url)["OPTIONS"]["prepare_threshold"] is None
+
+
+def test_worker_connections_commit_without_waiting_for_the_disk_unless_told(settings):
+    """ARENA_WORKER_SYNCHRONOUS_COMMIT sets PostgreSQL's synchronous_commit on each
+    connection a worker process opens (a lost commit means a game played again)."""
+    from workers.celery import apply_worker_session_settings
+
+    def current() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return cursor.fetchone()[0]
+
+    assert settings.ARENA_WORKER_SYNCHRONOUS_COMMIT == "off"  # the default
+    apply_worker_session_settings(connection=connection)
+    assert current() == "off"
+    settings.ARENA_WORKER_SYNCHRONOUS_COMMIT = "on"
+    apply_worker_session_settings(connection=connection)
+    assert current() == "on"
