@@ -4,8 +4,9 @@ Why raw SQL there: each game is claimed once and stored once, and the ORM's quer
 and model instances cost a worker more CPU per game than PostgreSQL spends running the
 statements (see docs/architecture.md, "Distributed execution"). The statements stay plain
 SQL that PostgreSQL and SQLite (the embedded default) both run, except where a helper here
-writes the PostgreSQL form of the same thing (arrays instead of a row of placeholders per
-value) so that every statement keeps one shape whatever the number of rows.
+writes the PostgreSQL form of the same thing (the rows as one JSON array, a list of ids as
+one array, instead of a placeholder per value) so that every statement keeps one shape
+whatever the number of rows.
 
 On PostgreSQL the statements go through :func:`cursor`: parameters bound on the server and
 each statement prepared once per connection, so PostgreSQL parses and plans it once rather

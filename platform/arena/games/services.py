@@ -140,8 +140,9 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
     result = outcome["result"]
     record = outcome.get("record") or {}
     seats = _result_seats(job, result, outcome)
-    # Outside any other transaction, the commit can go out with round trip 2 (below).
+    # Outside any other transaction, the COMMIT can go out with round trip 2 (below).
     own_transaction = not connection.in_atomic_block
+    pipelined = connection.vendor == "postgresql"  # elsewhere each statement is a round trip
     with transaction.atomic(), contextlib.ExitStack() as cursors:
         lock, finish, read, write = (cursors.enter_context(cursor()) for _ in range(4))
         with pipeline():  # round trip 1, at its end
@@ -171,11 +172,11 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
         ladder = form == Tournament.Format.LADDER
         with pipeline():  # round trip 2
             pending = ratings.rate_ratable(read.fetchall(), tournament_id, write)
-            done = not ladder and pending.open_game  # nothing left to do in this transaction
-            if done and own_transaction and connection.vendor == "postgresql":
-                # Django's commit at the block's end then finds nothing to commit; sent here,
-                # it saves a round trip per game. (Inside an outer block, as in tests, the
-                # block is a savepoint and Django releases it.)
+            # Nothing else to write (no ladder to top up, a game still open so no tournament
+            # to finish): the COMMIT goes out now, and Django's commit at the block's end
+            # finds nothing to do. Inside an outer block (tests) this block is a savepoint,
+            # which Django releases.
+            if own_transaction and not ladder and pending.open_game and pipelined:
                 write.execute("COMMIT")
         if ladder:
             top_up_ladder(Tournament.objects.get(pk=tournament_id))
