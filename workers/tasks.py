@@ -77,9 +77,11 @@ def validate_bot_version(version_id: int) -> None:
 
 @shared_task(name="workers.sweep_games", ignore_result=True)
 def sweep_games() -> None:
+    from arena.bots.services import sweep_validations
     from arena.games.services import sweep_games as sweep
 
     sweep()
+    sweep_validations()
 
 
 def bot_limits(decision_ms: int | None = None, bank_ms: int | None = None) -> dict:

@@ -69,6 +69,11 @@ class BotVersion(models.Model):
     reason = models.TextField(blank=True)
     validation_stderr = models.TextField(blank=True)
     created = models.DateTimeField(default=timezone.now)
+    # When its validation was last sent to the workers, and last taken by one: the sweeper
+    # resends a version nobody took and takes back one whose worker was lost.
+    queued_at = models.DateTimeField(default=timezone.now)
+    validation_started_at = models.DateTimeField(null=True, blank=True)
+    validation_attempts = models.PositiveSmallIntegerField(default=0)
     validated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -104,7 +109,9 @@ class BotVersion(models.Model):
 
     def claim_for_validation(self) -> bool:
         n = BotVersion.objects.filter(pk=self.pk, status=self.Status.PENDING).update(
-            status=self.Status.VALIDATING
+            status=self.Status.VALIDATING,
+            validation_started_at=timezone.now(),
+            validation_attempts=models.F("validation_attempts") + 1,
         )
         return n == 1
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 import engine
 from arena.queue import enqueue_validation
@@ -117,6 +119,53 @@ def plan_seat(
     if kind == BotVersion.Kind.BUILTIN:
         return SeatPlan("builtin", builtin_name, None)
     return SeatPlan("process", label, str(runnable_path(sha256, artifact_format, entry)))
+
+
+def sweep_validations() -> dict[str, int]:
+    """One sweep over validations, beside the games' (the same periodic task): a version
+    whose worker was lost (``validating`` for longer than ARENA_GAME_LEASE_SECONDS) is sent
+    again, or rejected with the reason after ARENA_GAME_MAX_ATTEMPTS attempts; a ``pending``
+    version nobody took for ARENA_QUEUED_RESEND_SECONDS is sent again (a lost message; the
+    claim makes a duplicate harmless)."""
+    now = timezone.now()
+    counts = {"requeued": 0, "rejected": 0, "resent": 0}
+    lost_before = now - timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
+    stale_before = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
+    validating = BotVersion.objects.filter(status=BotVersion.Status.VALIDATING)
+    with transaction.atomic():
+        lost = validating.select_for_update(skip_locked=True).filter(
+            validation_started_at__lt=lost_before
+        )
+        for version in lost:
+            if version.validation_attempts >= settings.ARENA_GAME_MAX_ATTEMPTS:
+                validating.filter(pk=version.pk).update(
+                    status=BotVersion.Status.REJECTED,
+                    reason=(
+                        f"The smoke game was interrupted {version.validation_attempts} times "
+                        "(a worker stopped while running it). Upload the version again; if "
+                        "this repeats, ask an organiser to look at the workers."
+                    ),
+                    validated_at=now,
+                )
+                counts["rejected"] += 1
+            else:
+                validating.filter(pk=version.pk).update(
+                    status=BotVersion.Status.PENDING, queued_at=now
+                )
+                enqueue_validation(version.pk)
+                counts["requeued"] += 1
+        stale = list(
+            BotVersion.objects.select_for_update(skip_locked=True)
+            .filter(status=BotVersion.Status.PENDING, queued_at__lt=stale_before)
+            .values_list("id", flat=True)
+        )
+        BotVersion.objects.filter(pk__in=stale).update(queued_at=now)
+        for version_id in stale:
+            enqueue_validation(version_id)
+        counts["resent"] = len(stale)
+    if any(counts.values()):
+        log.info("bot.validations.swept %s", counts)
+    return counts
 
 
 def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:

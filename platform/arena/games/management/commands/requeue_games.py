@@ -1,16 +1,24 @@
 from django.core.management.base import BaseCommand
 
+from arena.bots.services import sweep_validations
 from arena.games.services import sweep_games
 
 
 class Command(BaseCommand):
     help = (
         "Requeue games whose worker lease expired (failing them after ARENA_GAME_MAX_ATTEMPTS) "
-        "and resend queued games nobody claimed: one run of the periodic sweeper."
+        "and resend queued games nobody claimed; likewise bot versions whose validation was "
+        "lost or never taken: one run of the periodic sweeper."
     )
 
     def handle(self, *args, **options):
         counts = sweep_games()
         self.stdout.write(
-            f"requeued {counts['requeued']}, failed {counts['failed']}, resent {counts['resent']}"
+            f"games: requeued {counts['requeued']}, failed {counts['failed']}, "
+            f"resent {counts['resent']}"
+        )
+        counts = sweep_validations()
+        self.stdout.write(
+            f"validations: requeued {counts['requeued']}, rejected {counts['rejected']}, "
+            f"resent {counts['resent']}"
         )
