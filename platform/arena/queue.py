@@ -29,3 +29,15 @@ def enqueue_game(game_id: int) -> None:
 def enqueue_validation(version_id: int) -> None:
     """Send ``workers.validate_bot_version`` once the current transaction commits."""
     transaction.on_commit(lambda: _send("workers.validate_bot_version", version_id))
+
+
+def resend_unclaimed(rows, enqueue, *, now) -> int:
+    """Send ``rows`` (queued, and taken by nobody for too long: a lost message) again with
+    ``enqueue(id)``, resetting their ``queued_at`` to ``now``; rows another sweep holds are
+    skipped. Call inside a transaction: the messages go out when it commits. A claim makes
+    a duplicate harmless. Returns how many were sent."""
+    ids = list(rows.select_for_update(skip_locked=True).values_list("id", flat=True))
+    rows.model.objects.filter(pk__in=ids).update(queued_at=now)
+    for pk in ids:
+        enqueue(pk)
+    return len(ids)

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from arena.queue import enqueue_validation
+from arena.queue import enqueue_validation, resend_unclaimed
 
 from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
 from .models import Bot, BotVersion
@@ -154,15 +154,10 @@ def sweep_validations() -> dict[str, int]:
                 )
                 enqueue_validation(version.pk)
                 counts["requeued"] += 1
-        stale = list(
-            BotVersion.objects.select_for_update(skip_locked=True)
-            .filter(status=BotVersion.Status.PENDING, queued_at__lt=stale_before)
-            .values_list("id", flat=True)
+        unclaimed = BotVersion.objects.filter(
+            status=BotVersion.Status.PENDING, queued_at__lt=stale_before
         )
-        BotVersion.objects.filter(pk__in=stale).update(queued_at=now)
-        for version_id in stale:
-            enqueue_validation(version_id)
-        counts["resent"] = len(stale)
+        counts["resent"] = resend_unclaimed(unclaimed, enqueue_validation, now=now)
     if any(counts.values()):
         log.info("bot.validations.swept %s", counts)
     return counts

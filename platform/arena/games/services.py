@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.bots.services import SeatPlan, plan_seat
-from arena.queue import enqueue_game
+from arena.queue import enqueue_game, resend_unclaimed
 from arena.sql import cursor, for_update, from_json, insert_rows, now_param, pipeline, to_json
 
 from .analytics import store_analytics
@@ -341,15 +341,8 @@ def sweep_games() -> dict[str, int]:
             counts["failed" if status == Game.Status.FAILED else "requeued"] += 1
     stale = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
     with transaction.atomic():
-        ids = list(
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(status=Game.Status.QUEUED, queued_at__lt=stale)
-            .values_list("id", flat=True)
-        )
-        Game.objects.filter(pk__in=ids).update(queued_at=now)
-        for game_id in ids:
-            enqueue_game(game_id)
-        counts["resent"] = len(ids)
+        unclaimed = Game.objects.filter(status=Game.Status.QUEUED, queued_at__lt=stale)
+        counts["resent"] = resend_unclaimed(unclaimed, enqueue_game, now=now)
     if any(counts.values()):
         log.info("games.swept %s", counts)
     return counts
