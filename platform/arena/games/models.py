@@ -99,10 +99,6 @@ class GameSeat(models.Model):
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.game}"
 
-    @property
-    def faulted(self) -> bool:
-        return self.status != self.Status.OK
-
 
 class CitadelsCharacterHeld(models.Model):
     """Citadels: which character a seat held in a round (one row per seat per round)."""

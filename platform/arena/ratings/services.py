@@ -60,7 +60,6 @@ class Pending(NamedTuple):
 
     rated: int  # games rated now
     open_game: bool  # the tournament has a game not done yet (it cannot be finished)
-    marked: int = 0  # games marked rated now (the rated ones and failed or void ones)
     changes: tuple[list[Change], ...] = ()  # per game rated now, its history rows
     rated_after: int | None = None  # a rated game after an unrated one, as read (a bug)
 
@@ -113,7 +112,7 @@ def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
             RATINGS_TAIL,
         )
     where_in(cursor, "UPDATE games_game SET rated = %s WHERE", "id", list(games), [True])
-    return Pending(len(rated), open_game, len(games), tuple(rated), rated_after)
+    return Pending(len(rated), open_game, tuple(rated), rated_after)
 
 
 RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
@@ -235,9 +234,9 @@ def check_invariants(tournament_id: int) -> bool:
     a prefix in game order, over the whole tournament. Logs at critical level when one
     breaks."""
     with cursor() as check:
-        check.execute(RATED_AFTER_SQL, [tournament_id, tournament_id])
-        rated_after = check.fetchone()
-    return report_invariants(tournament_id, None, rated_after[0] if rated_after else None)
+        read_ratable(check, tournament_id)  # its first row carries the prefix check
+        rated_after = check.fetchone()[1]
+    return report_invariants(tournament_id, None, rated_after)
 
 
 def report_invariants(tournament_id: int, batches, rated_after: int | None) -> bool:
@@ -268,16 +267,6 @@ def report_invariants(tournament_id: int, batches, rated_after: int | None) -> b
             "ratings.invariant.broken %s", {"tournament_id": tournament_id, "problem": problem}
         )
     return not problems
-
-
-# A rated game after the first unrated one (rated games must be a prefix in game order).
-RATED_AFTER_SQL = """
-    SELECT g.number FROM games_game g
-    WHERE g.tournament_id = %s AND g.rated AND g.number > (
-        SELECT min(u.number) FROM games_game u WHERE u.tournament_id = %s AND NOT u.rated)
-    ORDER BY g.number
-    LIMIT 1
-"""
 
 
 def recompute_ratings(tournament_id: int) -> int:
