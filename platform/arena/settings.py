@@ -226,6 +226,11 @@ ARENA_WORKER_SYNCHRONOUS_COMMIT = env_choice(
 ARENA_GAME_MAX_ATTEMPTS = env_int("ARENA_GAME_MAX_ATTEMPTS", 3, low=1, high=100)
 # A queued game nobody claimed for this long is sent again (a lost broker message).
 ARENA_QUEUED_RESEND_SECONDS = env_int("ARENA_QUEUED_RESEND_SECONDS", 600, low=5, high=86_400)
+# Fair share: at most this many games of one tournament are queued or running at once; the
+# rest wait as scheduled and each stored game sends the next. Tournaments running together
+# so interleave in the broker instead of one waiting behind another's every game. Set it
+# to at least the number of worker processes, so a tournament alone keeps them all busy.
+ARENA_GAMES_IN_FLIGHT = env_int("ARENA_GAMES_IN_FLIGHT", 64, low=1, high=100_000)
 ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 60, low=1, high=86_400)
 # A bot is flagged when at least this share (percent) of its recent games had a fault.
 ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=100)

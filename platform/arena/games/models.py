@@ -8,7 +8,7 @@ from django.urls import reverse
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "scheduled"  # created, not sent (tournament paused)
+        SCHEDULED = "scheduled", "scheduled"  # created, not sent yet (fair share, or paused)
         QUEUED = "queued", "queued"
         RUNNING = "running", "running"
         FINISHED = "finished", "finished"

@@ -125,14 +125,15 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
 
     Raw prepared SQL (see ``arena.sql``) in two round trips on PostgreSQL: (1) BEGIN, lock
     the tournament row (the lock every writer of a running game takes first), finish the
-    game if still running, write the seats and the analytics rows, read the ratable games
+    game if still running, write the seats and the analytics rows, queue the tournament's
+    next scheduled game (sent on commit: see ``fill_window``), read the ratable games
     (which also checks that rated games form a prefix); (2) the rating writes and COMMIT.
     A ladder first tops up its games in the same transaction, and the last game of any
     tournament finishes it, each at the cost of a few more statements and a round trip.
     """
     from arena.ratings import services as ratings
     from arena.tournaments.models import Tournament
-    from arena.tournaments.services import finish_if_done, top_up_ladder
+    from arena.tournaments.services import QUEUE_NEXT_SQL, finish_if_done, top_up_ladder
 
     if not (job.tournament_id and job.seat_versions):
         raise ValueError("store_game_result needs the MatchJob that claim_game returned")
@@ -144,13 +145,14 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
     own_transaction = not connection.in_atomic_block
     pipelined = connection.vendor == "postgresql"  # elsewhere each statement is a round trip
     with transaction.atomic(), contextlib.ExitStack() as cursors:
-        lock, finish, read, write = (cursors.enter_context(cursor()) for _ in range(4))
+        lock, finish, send, read, write = (cursors.enter_context(cursor()) for _ in range(5))
+        now = now_param(timezone.now())
         with pipeline():  # round trip 1, at its end
             lock.execute(LOCK_TOURNAMENT_SQL + for_update(), [tournament_id])
             finish.execute(
                 FINISH_GAME_SQL,
                 [
-                    now_param(timezone.now()),
+                    now,
                     to_json(record),
                     to_json(result.get("stats") or {}),
                     str(record.get("engine_version", "")),
@@ -163,12 +165,15 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
             # running, the whole transaction rolls back below.
             insert_rows(write, GameSeat, SEAT_COLUMNS, [s.row(game_id) for s in seats], SEATS_TAIL)
             store_analytics(write, game_id, result, job.title, job.options)
+            send.execute(QUEUE_NEXT_SQL, [now, tournament_id])  # fair share: the next game
             ratings.read_ratable(read, tournament_id)
         (form,) = lock.fetchone()
         if finish.fetchone() is None:
             transaction.set_rollback(True)
             log.info("game.store.skipped %s", {"game_id": game_id})
             return False
+        for (next_game,) in send.fetchall():
+            enqueue_game(next_game)  # on commit
         ladder = form == Tournament.Format.LADDER
         with pipeline():  # round trip 2
             pending = ratings.rate_ratable(read.fetchall(), tournament_id, write)
@@ -301,7 +306,7 @@ def _lock_game(game_id: int) -> Game:
 
 def _requeue_or_fail(game: Game, reason: str) -> str:
     from arena.ratings.services import apply_pending_ratings
-    from arena.tournaments.services import finish_if_done, top_up_ladder
+    from arena.tournaments.services import fill_window, finish_if_done, top_up_ladder
 
     game.lease_until = None
     game.error = reason[:4000]
@@ -315,6 +320,7 @@ def _requeue_or_fail(game: Game, reason: str) -> str:
         tournament = game.tournament
         if tournament.format == tournament.Format.LADDER:
             top_up_ladder(tournament)
+        fill_window(tournament)  # the failed game's place in the window
         finish_if_done(tournament.pk)
     else:
         game.status = Game.Status.QUEUED
@@ -328,9 +334,13 @@ def _requeue_or_fail(game: Game, reason: str) -> str:
 def sweep_games() -> dict[str, int]:
     """One sweep: running games whose lease expired are requeued (or failed after K attempts);
     queued games nobody claimed for ARENA_QUEUED_RESEND_SECONDS are sent again, since a claim
-    makes a duplicate message harmless."""
+    makes a duplicate message harmless; a running tournament with scheduled games and room
+    in its window (ARENA_GAMES_IN_FLIGHT raised, say) sends more."""
+    from arena.tournaments.models import Tournament
+    from arena.tournaments.services import fill_window
+
     now = timezone.now()
-    counts = {"requeued": 0, "failed": 0, "resent": 0}
+    counts = {"requeued": 0, "failed": 0, "resent": 0, "sent": 0}
     expired = Game.objects.filter(status=Game.Status.RUNNING, lease_until__lt=now)
     for game_id in list(expired.values_list("id", flat=True)):
         with transaction.atomic():
@@ -343,6 +353,13 @@ def sweep_games() -> dict[str, int]:
     with transaction.atomic():
         unclaimed = Game.objects.filter(status=Game.Status.QUEUED, queued_at__lt=stale)
         counts["resent"] = resend_unclaimed(unclaimed, enqueue_game, now=now)
+    waiting = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, games__status=Game.Status.SCHEDULED
+    ).distinct()
+    for tournament_id in list(waiting.values_list("id", flat=True)):
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+            counts["sent"] += fill_window(tournament)
     if any(counts.values()):
         log.info("games.swept %s", counts)
     return counts

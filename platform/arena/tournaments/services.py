@@ -1,11 +1,12 @@
-"""Tournament lifecycle: create, start (games created and sent in one transaction), pause,
-resume, cancel, and the ladder's top-up."""
+"""Tournament lifecycle: create, start (games created in one transaction, sent on its commit),
+pause, resume, cancel, the fair-share window of games in flight, and the ladder's top-up."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
@@ -111,7 +112,8 @@ def planned_total(tournament: Tournament) -> int:
 
 
 def start_tournament(tournament_id: int) -> Tournament:
-    """draft -> running: create every game (or the ladder's first ones) and send them on commit."""
+    """draft -> running: create every game (or the ladder's first ones) in one transaction and
+    send the first ARENA_GAMES_IN_FLIGHT on its commit; each stored game sends the next."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.DRAFT:
@@ -125,12 +127,17 @@ def start_tournament(tournament_id: int) -> Tournament:
         else:
             versions = [e.bot_version for e in tournament.entries.select_related("bot_version")]
             _create_games(tournament, plan_games(tournament), versions, first_number=1)
+            fill_window(tournament)
     log.info("tournament.started %s", {"tournament_id": tournament_id})
     return tournament
 
 
-def _create_games(tournament, planned, versions, *, first_number: int) -> list[Game]:
-    now = timezone.now()
+def _create_games(
+    tournament, planned, versions, *, first_number: int, send: bool = False
+) -> list[Game]:
+    """The planned games with their seats: scheduled, or queued and sent on commit (``send``)."""
+    now = timezone.now() if send else None
+    status = Game.Status.QUEUED if send else Game.Status.SCHEDULED
     games = Game.objects.bulk_create(
         Game(
             tournament=tournament,
@@ -138,7 +145,7 @@ def _create_games(tournament, planned, versions, *, first_number: int) -> list[G
             table=p.table,
             seed=p.seed,
             options=tournament.options,
-            status=Game.Status.QUEUED,
+            status=status,
             queued_at=now,
         )
         for i, p in enumerate(planned)
@@ -148,9 +155,51 @@ def _create_games(tournament, planned, versions, *, first_number: int) -> list[G
         for game, p in zip(games, planned, strict=True)
         for seat, entrant in enumerate(p.seating)
     )
-    for game in games:
-        enqueue_game(game.pk)
+    if send:
+        for game in games:
+            enqueue_game(game.pk)
     return games
+
+
+def fill_window(tournament: Tournament) -> int:
+    """Queue scheduled games, lowest numbers first, until ARENA_GAMES_IN_FLIGHT of the
+    tournament are queued or running; their messages go out on commit. Returns how many.
+
+    Fair share: the broker delivers in order, so a tournament that sent all its games at
+    once would make every tournament started after it wait for the last of them. With a
+    window, each tournament has a few games in the queue and each stored game adds the next
+    at the back (``QUEUE_NEXT_SQL``), so running tournaments take turns. Called with the
+    tournament row locked (start, resume, a failed game, the sweeper)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return 0
+    games = tournament.games
+    in_flight = games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING]).count()
+    room = settings.ARENA_GAMES_IN_FLIGHT - in_flight
+    if room <= 0:
+        return 0
+    ids = list(
+        games.filter(status=Game.Status.SCHEDULED)
+        .order_by("number")
+        .values_list("id", flat=True)[:room]
+    )
+    Game.objects.filter(pk__in=ids).update(status=Game.Status.QUEUED, queued_at=timezone.now())
+    for game_id in ids:
+        enqueue_game(game_id)
+    return len(ids)
+
+
+# What a stored game runs (in its transaction, under the tournament's lock) to send the next
+# one of a running tournament: the window stays full (see fill_window). Scheduled games are
+# never rated, so the (tournament, rated, number) index finds the first one.
+QUEUE_NEXT_SQL = """
+    UPDATE games_game SET status = 'queued', queued_at = %s
+    WHERE id = (
+        SELECT g.id FROM games_game g
+        JOIN tournaments_tournament t ON t.id = g.tournament_id AND t.status = 'running'
+        WHERE g.tournament_id = %s AND NOT g.rated AND g.status = 'scheduled'
+        ORDER BY g.number LIMIT 1)
+    RETURNING id
+"""
 
 
 def top_up_ladder(tournament: Tournament) -> int:
@@ -188,7 +237,7 @@ def top_up_ladder(tournament: Tournament) -> int:
         planned.append(pick)
         for entrant in pick.seating:
             counts[entrant] += 1
-    _create_games(tournament, planned, versions, first_number=number)
+    _create_games(tournament, planned, versions, first_number=number, send=True)
     return wanted
 
 
@@ -207,7 +256,7 @@ def pause_tournament(tournament_id: int) -> Tournament:
 
 
 def resume_tournament(tournament_id: int) -> Tournament:
-    """paused -> running: scheduled games are queued and sent again."""
+    """paused -> running: scheduled games are queued and sent again, up to the window."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status != Tournament.Status.PAUSED:
@@ -216,12 +265,7 @@ def resume_tournament(tournament_id: int) -> Tournament:
             )
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        ids = list(
-            tournament.games.filter(status=Game.Status.SCHEDULED).values_list("id", flat=True)
-        )
-        Game.objects.filter(pk__in=ids).update(status=Game.Status.QUEUED, queued_at=timezone.now())
-        for game_id in ids:
-            enqueue_game(game_id)
+        fill_window(tournament)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
         if finish_if_done(tournament.pk):

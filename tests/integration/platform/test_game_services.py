@@ -92,13 +92,14 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     services.store_game_result(jobs[0], play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
         services.store_game_result(jobs[1], play(jobs[1]))
-    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), rating read
-    # (with the rated-prefix check) and three writes, COMMIT (in a test, BEGIN and COMMIT
-    # are a savepoint and its release); game 3 is still open, which the rating read saw
-    assert len(store) == 9, [q["sql"][:60] for q in store.captured_queries]
+    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), queue the next
+    # scheduled game (there is none), rating read (with the rated-prefix check) and three
+    # writes, COMMIT (in a test, BEGIN and COMMIT are a savepoint and its release); game 3
+    # is still open, which the rating read saw
+    assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
     with CaptureQueriesContext(connection) as last:
         services.store_game_result(jobs[2], play(jobs[2]))
-    assert len(last) == 10  # and the tournament is finished
+    assert len(last) == 11  # and the tournament is finished
     started.refresh_from_db()
     assert started.status == Tournament.Status.FINISHED
 

@@ -73,5 +73,5 @@ def test_requeue_games_sweeps_validations_too(version, settings, capsys):
     _taken_by_a_worker_long_ago(version, settings, attempts=1)
     call_command("requeue_games")
     out = capsys.readouterr().out
-    assert "games: requeued 0, failed 0, resent 0" in out
+    assert "games: requeued 0, failed 0, resent 0, sent 0" in out
     assert "validations: requeued 1, rejected 0, resent 0" in out

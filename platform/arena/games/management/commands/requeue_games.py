@@ -7,7 +7,8 @@ from arena.games.services import sweep_games
 class Command(BaseCommand):
     help = (
         "Requeue games whose worker lease expired (failing them after ARENA_GAME_MAX_ATTEMPTS) "
-        "and resend queued games nobody claimed; likewise bot versions whose validation was "
+        "and resend queued games nobody claimed; send scheduled games of running tournaments "
+        "with room in their window (ARENA_GAMES_IN_FLIGHT); likewise bot versions whose validation was "
         "lost or never taken: one run of the periodic sweeper."
     )
 
@@ -15,7 +16,7 @@ class Command(BaseCommand):
         counts = sweep_games()
         self.stdout.write(
             f"games: requeued {counts['requeued']}, failed {counts['failed']}, "
-            f"resent {counts['resent']}"
+            f"resent {counts['resent']}, sent {counts['sent']}"
         )
         counts = sweep_validations()
         self.stdout.write(
