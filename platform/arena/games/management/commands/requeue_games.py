@@ -8,8 +8,8 @@ class Command(BaseCommand):
     help = (
         "Requeue games whose worker lease expired (failing them after ARENA_GAME_MAX_ATTEMPTS) "
         "and resend queued games nobody claimed; send scheduled games of running tournaments "
-        "with room in their window (ARENA_GAMES_IN_FLIGHT); likewise bot versions whose validation was "
-        "lost or never taken: one run of the periodic sweeper."
+        "with room in their window (ARENA_GAMES_IN_FLIGHT); likewise bot versions whose "
+        "validation was lost or never taken: one run of the periodic sweeper."
     )
 
     def handle(self, *args, **options):
