@@ -147,3 +147,10 @@ def toy_title():
 
     with registered(TOY) as title:
         yield title
+
+
+def sent_ids(callbacks, task: str = "workers.play_game") -> list[int]:
+    """The ids the captured on-commit callbacks send ``task`` messages for, in order."""
+    from arena.queue import Messages
+
+    return [pk for cb in callbacks if isinstance(cb, Messages) and cb.task == task for pk in cb.ids]

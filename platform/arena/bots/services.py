@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from arena.queue import enqueue_validation, resend_unclaimed
+from arena.queue import enqueue_validation, enqueue_validations, resend_unclaimed
 
 from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
 from .models import Bot, BotVersion
@@ -157,7 +157,7 @@ def sweep_validations() -> dict[str, int]:
         unclaimed = BotVersion.objects.filter(
             status=BotVersion.Status.PENDING, queued_at__lt=stale_before
         )
-        counts["resent"] = resend_unclaimed(unclaimed, enqueue_validation, now=now)
+        counts["resent"] = resend_unclaimed(unclaimed, enqueue_validations, now=now)
     if any(counts.values()):
         log.info("bot.validations.swept %s", counts)
     return counts

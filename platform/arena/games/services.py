@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.bots.services import SeatPlan, plan_seat
-from arena.queue import enqueue_game, resend_unclaimed
+from arena.queue import enqueue_game, enqueue_games, resend_unclaimed
 from arena.sql import cursor, for_update, from_json, insert_rows, now_param, pipeline, to_json
 
 from .analytics import store_analytics
@@ -352,7 +352,7 @@ def sweep_games() -> dict[str, int]:
     stale = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
     with transaction.atomic():
         unclaimed = Game.objects.filter(status=Game.Status.QUEUED, queued_at__lt=stale)
-        counts["resent"] = resend_unclaimed(unclaimed, enqueue_game, now=now)
+        counts["resent"] = resend_unclaimed(unclaimed, enqueue_games, now=now)
     waiting = Tournament.objects.filter(
         status=Tournament.Status.RUNNING, games__status=Game.Status.SCHEDULED
     ).distinct()

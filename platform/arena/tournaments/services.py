@@ -14,7 +14,7 @@ from django.utils import timezone
 import engine
 from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
-from arena.queue import enqueue_game
+from arena.queue import enqueue_games
 from arena.ratings.services import ensure_ratings
 from arena.sql import now_param
 
@@ -156,8 +156,7 @@ def _create_games(
         for seat, entrant in enumerate(p.seating)
     )
     if send:
-        for game in games:
-            enqueue_game(game.pk)
+        enqueue_games(game.pk for game in games)
     return games
 
 
@@ -183,8 +182,7 @@ def fill_window(tournament: Tournament) -> int:
         .values_list("id", flat=True)[:room]
     )
     Game.objects.filter(pk__in=ids).update(status=Game.Status.QUEUED, queued_at=timezone.now())
-    for game_id in ids:
-        enqueue_game(game_id)
+    enqueue_games(ids)
     return len(ids)
 
 
