@@ -82,23 +82,34 @@ def main() -> int:
         f"{args.repeat} alternating repetitions (the machine's load drifts; medians are shown)"
     )
     alone, platform, cpu_alone, cpu_platform = [], [], [], []
+    outside_alone, outside_platform = [], []  # per game and process, beside the match
     with _worker(args.workers) as worker, _runner_pool(args.workers) as pool:
         # Both sides warm before any clock starts: processes forked, sandbox zygotes
         # started, the worker's connection and prepared statements made.
         _runner_alone(pool, jobs[: 4 * args.workers])
         _through_platform(_copy_tournament(tournament, "warm-up", rounds=2), worker)
         for rep in range(args.repeat):
-            alone.append(_runner_alone(pool, jobs))
+            with _stolen() as stolen_alone:
+                alone.append(_runner_alone(pool, jobs))
             cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
+            outside_alone.append(
+                _per_game_ms(alone[-1], args.workers, len(jobs))
+                - statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
+            )
             copy = _copy_tournament(tournament, rep)
             before = _platform_cpu(worker)
-            platform.append(_through_platform(copy, worker))
+            with _stolen() as stolen_platform:
+                platform.append(_through_platform(copy, worker))
             after = _platform_cpu(worker)
             cpu_platform.append({k: 1000 * (after[k] - before[k]) / len(jobs) for k in after})
+            outside_platform.append(
+                _per_game_ms(platform[-1], args.workers, len(jobs)) - _match_ms(copy)
+            )
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
                 f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
-                f"(load {os.getloadavg()[0]:.1f})"
+                f"(load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
+                f"{stolen_alone.share:.0%} / {stolen_platform.share:.0%})"
             )
     a, p = statistics.median(alone), statistics.median(platform)
     print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
@@ -110,13 +121,12 @@ def main() -> int:
         f"platform overhead: {statistics.median(ratios):+.1f} % of game time, median of the "
         f"repetitions (from {ratios[0]:+.1f} to {ratios[-1]:+.1f} %; target <= 10 %)"
     )
-    per_game = 1000 * p * args.workers / len(jobs)
-    match = _match_ms("bench ")
+    # Per repetition, so that a slow repetition's games are set against their own match time.
     print(
-        f"per game and worker process on the platform: {per_game:.0f} ms, of which "
-        f"{match:.0f} ms in the match runner and {per_game - match:.0f} ms outside it "
-        f"(claim, store, rate, broker); runner alone: {1000 * a * args.workers / len(jobs):.0f}"
-        f" ms per game, {statistics.mean(RUNNER_MATCH_MS):.0f} ms in the match runner"
+        f"per game and worker process, outside the match runner (median): "
+        f"{statistics.median(outside_platform):.0f} ms on the platform (claim, store, rate, "
+        f"broker), {statistics.median(outside_alone):.0f} ms for the runner alone; a game "
+        f"spends {statistics.median(RUNNER_MATCH_MS):.0f} ms in the match runner (median)"
     )
     if cpu_platform[0]:
         parts = {k: statistics.median(c[k] for c in cpu_platform) for k in cpu_platform[0]}
@@ -128,6 +138,31 @@ def main() -> int:
         )
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
+
+
+class _Stolen:
+    share = 0.0  # of the machine's CPU time while the block ran
+
+
+@contextlib.contextmanager
+def _stolen():
+    """The share of CPU time the hypervisor gave to other guests while the block ran (the
+    ``steal`` column of /proc/stat; 0 where there is none). On a shared virtual machine it
+    moves from second to second and takes the same share of every process's time."""
+    stolen = _Stolen()
+    before = _cpu_jiffies()
+    yield stolen
+    after = _cpu_jiffies()
+    total = sum(after) - sum(before)
+    if total > 0 and len(after) > 7:
+        stolen.share = (after[7] - before[7]) / total
+
+
+def _cpu_jiffies() -> list[int]:
+    try:
+        return [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except FileNotFoundError:
+        return []
 
 
 def _overhead(alone: float, platform: float) -> str:
@@ -328,15 +363,16 @@ def _through_platform(tournament, worker) -> float:
     return (finished_at - started).total_seconds()
 
 
-def _match_ms(tournament_name_prefix: str) -> float:
-    """Mean time the platform's games spent in the match runner (measured by the worker)."""
+def _per_game_ms(seconds: float, workers: int, games: int) -> float:
+    """Wall time per game and process: what each of ``workers`` processes spent per game."""
+    return 1000 * seconds * workers / games
+
+
+def _match_ms(tournament) -> float:
+    """Mean time the tournament's games spent in the match runner (measured by the worker)."""
     from django.db.models import Avg
 
-    from arena.games.models import Game
-
-    return Game.objects.filter(tournament__name__startswith=tournament_name_prefix).aggregate(
-        ms=Avg("match_ms")
-    )["ms"]
+    return tournament.games.aggregate(ms=Avg("match_ms"))["ms"]
 
 
 if __name__ == "__main__":
