@@ -83,13 +83,14 @@ def main() -> int:
     )
     alone, platform, cpu_alone, cpu_platform = [], [], [], []
     outside_alone, outside_platform = [], []  # per game and process, beside the match
+    busy = []  # per repetition, the machine's busy CPU seconds: runner alone, platform
     with _worker(args.workers) as worker, _runner_pool(args.workers) as pool:
         # Both sides warm before any clock starts: processes forked, sandbox zygotes
         # started, the worker's connection and prepared statements made.
         _runner_alone(pool, jobs[: 4 * args.workers])
         _through_platform(_copy_tournament(tournament, "warm-up", rounds=2), worker)
         for rep in range(args.repeat):
-            with _stolen() as stolen_alone:
+            with _machine_cpu() as machine_alone:
                 alone.append(_runner_alone(pool, jobs))
             cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
             outside_alone.append(
@@ -98,7 +99,7 @@ def main() -> int:
             )
             copy = _copy_tournament(tournament, rep)
             before = _platform_cpu(worker)
-            with _stolen() as stolen_platform:
+            with _machine_cpu() as machine_platform:
                 platform.append(_through_platform(copy, worker))
             after = _platform_cpu(worker)
             cpu_platform.append({k: 1000 * (after[k] - before[k]) / len(jobs) for k in after})
@@ -109,8 +110,9 @@ def main() -> int:
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
                 f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
                 f"(load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
-                f"{stolen_alone.share:.0%} / {stolen_platform.share:.0%})"
+                f"{machine_alone.stolen:.0%} / {machine_platform.stolen:.0%})"
             )
+            busy.append((machine_alone.busy_s, machine_platform.busy_s))
     a, p = statistics.median(alone), statistics.median(platform)
     print(f"runner alone:   {a:7.2f} s  {60 * len(jobs) / a:7.1f} games/min (median)")
     print(f"whole platform: {p:7.2f} s  {60 * len(jobs) / p:7.1f} games/min (median)")
@@ -128,6 +130,16 @@ def main() -> int:
         f"broker), {statistics.median(outside_alone):.0f} ms for the runner alone; a game "
         f"spends {statistics.median(RUNNER_MATCH_MS):.0f} ms in the match runner (median)"
     )
+    if busy[0][0]:
+        # Throughput where every core is kept busy (enough worker processes per core) is set
+        # by CPU per game, which the host's steal and idle waits leave out.
+        shares = sorted(100 * (q - r) / r for r, q in busy)
+        print(
+            f"whole machine's CPU per game: runner alone {1000 * statistics.median(r for r, _ in busy) / len(jobs):.0f} ms, "
+            f"platform {1000 * statistics.median(q for _, q in busy) / len(jobs):.0f} ms: "
+            f"{statistics.median(shares):+.1f} % (median of the repetitions, from "
+            f"{shares[0]:+.1f} to {shares[-1]:+.1f} %)"
+        )
     if cpu_platform[0]:
         parts = {k: statistics.median(c[k] for c in cpu_platform) for k in cpu_platform[0]}
         runner = statistics.median(cpu_alone)
@@ -140,22 +152,26 @@ def main() -> int:
     return 0
 
 
-class _Stolen:
-    share = 0.0  # of the machine's CPU time while the block ran
+class _MachineCPU:
+    stolen = 0.0  # share of the machine's CPU time the hypervisor gave to other guests
+    busy_s = 0.0  # CPU seconds spent on this machine's processes, all of them
 
 
 @contextlib.contextmanager
-def _stolen():
-    """The share of CPU time the hypervisor gave to other guests while the block ran (the
-    ``steal`` column of /proc/stat; 0 where there is none). On a shared virtual machine it
-    moves from second to second and takes the same share of every process's time."""
-    stolen = _Stolen()
+def _machine_cpu():
+    """What the whole machine's CPUs did while the block ran, from /proc/stat (zeros where
+    it is not there). ``stolen`` is its ``steal`` column: on a shared virtual machine it
+    moves from second to second and takes its share of every process's time. ``busy_s``
+    counts user, nice, system, irq and softirq time (not idle, I/O wait or steal): every
+    process's, the bots', PostgreSQL's and Redis's included."""
+    machine = _MachineCPU()
     before = _cpu_jiffies()
-    yield stolen
+    yield machine
     after = _cpu_jiffies()
-    total = sum(after) - sum(before)
-    if total > 0 and len(after) > 7:
-        stolen.share = (after[7] - before[7]) / total
+    delta = [a - b for a, b in zip(after, before, strict=True)]
+    if len(delta) > 7 and sum(delta) > 0:
+        machine.stolen = delta[7] / sum(delta)
+        machine.busy_s = sum(delta[i] for i in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_jiffies() -> list[int]:

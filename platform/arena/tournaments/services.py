@@ -16,7 +16,7 @@ from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
 from arena.queue import enqueue_games
 from arena.ratings.services import ensure_ratings
-from arena.sql import now_param
+from arena.sql import cursor, insert_rows, now_param, to_json
 
 from . import scheduling
 from .models import Entrant, Tournament
@@ -134,30 +134,64 @@ def start_tournament(tournament_id: int) -> Tournament:
 
 def _create_games(
     tournament, planned, versions, *, first_number: int, send: bool = False
-) -> list[Game]:
-    """The planned games with their seats: scheduled, or queued and sent on commit (``send``)."""
-    now = timezone.now() if send else None
+) -> list[int]:
+    """The planned games with their seats: scheduled, or queued and sent on commit (``send``).
+    Their ids, in game order.
+
+    Two multi-row INSERTs of one shape each (``arena.sql``), whatever the number of games: the
+    ORM's bulk_create prepared every value of every row in Python, so a 5,000-game round robin
+    took 4.4 s to start, most of it there."""
+    queued_at = _json_timestamp(timezone.now()) if send else None
     status = Game.Status.QUEUED if send else Game.Status.SCHEDULED
-    games = Game.objects.bulk_create(
-        Game(
-            tournament=tournament,
-            number=first_number + i,
-            table=p.table,
-            seed=p.seed,
-            options=tournament.options,
-            status=status,
-            queued_at=now,
+    options = to_json(tournament.options)
+    with cursor() as sql:
+        insert_rows(
+            sql,
+            Game,
+            GAME_COLUMNS,
+            [
+                [tournament.pk, first_number + i, p.table, p.seed, options, status, queued_at]
+                + NEW_GAME_TAIL
+                for i, p in enumerate(planned)
+            ],
         )
-        for i, p in enumerate(planned)
-    )
-    GameSeat.objects.bulk_create(
-        GameSeat(game=game, seat=seat, bot_version=versions[entrant])
-        for game, p in zip(games, planned, strict=True)
-        for seat, entrant in enumerate(p.seating)
-    )
+        sql.execute(GAME_IDS_FROM_SQL, [tournament.pk, first_number])
+        ids = [game_id for (game_id,) in sql.fetchall()]
+        insert_rows(
+            sql,
+            GameSeat,
+            NEW_SEAT_COLUMNS,
+            [
+                [game_id, seat, versions[entrant].pk] + NEW_SEAT_TAIL
+                for game_id, p in zip(ids, planned, strict=True)
+                for seat, entrant in enumerate(p.seating)
+            ],
+        )
     if send:
-        enqueue_games(game.pk for game in games)
-    return games
+        enqueue_games(ids)
+    return ids
+
+
+# A new game's columns; after the first seven, the model's defaults (NEW_GAME_TAIL).
+GAME_COLUMNS = [
+    "tournament_id", "number", "table", "seed", "options", "status", "queued_at",
+    "attempts", "worker", "error", "engine_version", "rules_version", "stats", "rated",
+]  # fmt: skip
+NEW_GAME_TAIL = [0, "", "", "", "", to_json({}), False]
+NEW_SEAT_COLUMNS = [
+    "game_id", "seat", "bot_version_id",
+    "winner", "status", "fault_count", "faults", "details", "stderr",
+]  # fmt: skip
+NEW_SEAT_TAIL = [False, GameSeat.Status.OK, 0, to_json([]), to_json({}), ""]
+GAME_IDS_FROM_SQL = (
+    "SELECT id FROM games_game WHERE tournament_id = %s AND number >= %s ORDER BY number"
+)
+
+
+def _json_timestamp(value):
+    """A timestamp for a row of ``insert_rows``: ISO 8601 text where the rows go as JSON."""
+    value = now_param(value)
+    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def fill_window(tournament: Tournament) -> int:
@@ -291,9 +325,9 @@ def finish_if_done(tournament_id: int) -> bool:
 
     One conditional UPDATE, since every stored game asks (raw SQL: see ``arena.sql``). An
     open game is never rated, so looking among unrated games finds one with the rated index."""
-    with connection.cursor() as cursor:
-        cursor.execute(FINISH_SQL, [now_param(timezone.now()), tournament_id])
-        finished = cursor.rowcount == 1
+    with connection.cursor() as update:
+        update.execute(FINISH_SQL, [now_param(timezone.now()), tournament_id])
+        finished = update.rowcount == 1
     if finished:
         log.info("tournament.finished %s", {"tournament_id": tournament_id})
     return finished

@@ -45,6 +45,26 @@ def test_starting_a_tournament_sends_its_games_only_after_commit(
     assert len(sent_ids(callbacks)) == 3  # one play_game per game, none sent inside the transaction
 
 
+def test_starting_a_tournament_creates_the_planned_games_and_seats(toy_title, settings):
+    settings.ARENA_GAMES_IN_FLIGHT = 4
+    alice = make_user("alice")
+    versions = [make_builtin(alice) for _ in range(3)]
+    tournament = make_tournament(alice, versions, seats=2, rounds=3)
+    planned = tournaments.plan_games(tournament)
+    tournaments.start_tournament(tournament.pk)
+    games = list(tournament.games.order_by("number"))
+    assert [(g.number, g.table, g.seed) for g in games] == [
+        (i + 1, p.table, p.seed) for i, p in enumerate(planned)
+    ]
+    assert all(g.options == tournament.options and g.stats == {} for g in games)
+    assert [g.status for g in games] == ["queued"] * 4 + ["scheduled"] * (len(planned) - 4)
+    assert [g.queued_at is not None for g in games] == [g.status == "queued" for g in games]
+    for game, plan in zip(games, planned, strict=True):
+        seats = list(game.seats.order_by("seat"))
+        assert [s.bot_version_id for s in seats] == [versions[e].pk for e in plan.seating]
+        assert all(s.status == GameSeat.Status.OK and s.faults == [] for s in seats)
+
+
 def test_a_second_claim_of_the_same_game_finds_nothing(started):
     game = started.games.first()
     assert services.claim_game(game.pk, worker="w1") is not None
