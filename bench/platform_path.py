@@ -291,8 +291,10 @@ RUNNER_CPU_S: list[float] = []  # each game's CPU time in the runner's process (
 
 
 def _platform_cpu(worker) -> dict[str, float]:
-    """CPU seconds so far of the worker's processes, the bench database's other PostgreSQL
-    backends and Redis; empty where /proc is not there."""
+    """CPU seconds so far of the worker's processes, PostgreSQL and Redis; empty where /proc
+    is not there. PostgreSQL's: the bench database's backends but the bench's own, plus every
+    backend its postmaster has reaped (a worker drops its connection after
+    ARENA_DB_CONN_MAX_AGE and opens another, and the closed one's time would be lost)."""
     from django.db import connection
 
     if not Path("/proc/self/stat").exists():
@@ -308,18 +310,38 @@ def _platform_cpu(worker) -> dict[str, float]:
     return {
         "worker parent": _cpu_s(worker.pid),
         "worker pool": sum(_cpu_s(pid) for pid in map(int, pool.stdout.split())),
-        "PostgreSQL": sum(_cpu_s(pid) for pid in backends),
+        "PostgreSQL": sum(_cpu_s(pid) for pid in backends) + _reaped_cpu_s(_parent(backends)),
         "Redis": sum(_cpu_s(int(pid)) for pid in redis_pids.stdout.split()),
     }
 
 
 def _cpu_s(pid: int) -> float:
     """User and system CPU seconds of one process (0 if it is gone)."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else 0.0
+
+
+def _reaped_cpu_s(pid: int | None) -> float:
+    """User and system CPU seconds of the children a process has waited for."""
+    fields = _stat(pid) if pid else None
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK") if fields else 0.0
+
+
+def _parent(pids: list[int]) -> int | None:
+    """The parent of the first of ``pids`` still there (a backend's: the postmaster)."""
+    for pid in pids:
+        fields = _stat(pid)
+        if fields:
+            return int(fields[1])
+    return None
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (None if it is gone)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (FileNotFoundError, ProcessLookupError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return None
 
 
 @contextlib.contextmanager
