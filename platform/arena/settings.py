@@ -96,24 +96,32 @@ def database_from_url(url: str) -> dict:
     )
 
 
-def broker_from_url(url: str) -> tuple[str, dict]:
-    """Celery broker URL and transport options; ``filesystem://`` gets folders under var/."""
+def broker_from_url(url: str) -> tuple[str, str | None, dict]:
+    """Celery broker URL, transport (None: the URL's scheme decides) and transport options;
+    ``filesystem://`` gets folders under var/."""
     scheme = urlsplit(url).scheme
     if scheme == "filesystem":
         folder = VAR_DIR / "broker"
         for sub in ("queue", "processed", "control"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
-        return url, {
-            "data_folder_in": str(folder / "queue"),
-            "data_folder_out": str(folder / "queue"),
-            "processed_folder": str(folder / "processed"),
-            "control_folder": str(folder / "control"),
-            "store_processed": False,
-        }
+        return (
+            url,
+            None,
+            {
+                "data_folder_in": str(folder / "queue"),
+                "data_folder_out": str(folder / "queue"),
+                "processed_folder": str(folder / "processed"),
+                "control_folder": str(folder / "control"),
+                "store_processed": False,
+            },
+        )
     if scheme in ("redis", "rediss"):
         # A message not acknowledged within the visibility timeout is redelivered; games are
-        # claimed by conditional update, so a redelivery finds nothing to do.
-        return url, {"visibility_timeout": 3600}
+        # claimed by conditional update, so a redelivery finds nothing to do. Plain redis://
+        # goes through kombu's transport with one client kept per channel (workers/broker.py);
+        # rediss:// keeps kombu's own, which sets up TLS from the scheme's name.
+        transport = "workers.broker:Transport" if scheme == "redis" else None
+        return url, transport, {"visibility_timeout": 3600}
     raise ImproperlyConfigured(
         f"ARENA_BROKER_URL must start with redis:// or filesystem://, not {url!r}"
     )
@@ -236,7 +244,7 @@ ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 60, low=1, high=86_400)
 ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=100)
 
 # Celery (workers/celery.py reads these through the CELERY_ namespace).
-CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
+CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT, CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
     env_str("ARENA_BROKER_URL", "filesystem://")
 )
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_QUEUE", "arena")

@@ -47,9 +47,11 @@ def _configure() -> None:
     # A connection object made before this point still has the default backend.
     with contextlib.suppress(AttributeError):
         del connections["default"]
-    settings.CELERY_BROKER_URL, settings.CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
-        BROKER_URL
-    )
+    (
+        settings.CELERY_BROKER_URL,
+        settings.CELERY_BROKER_TRANSPORT,
+        settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+    ) = broker_from_url(BROKER_URL)
 
 
 _configure()
