@@ -13,7 +13,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = BASE_DIR / "var"
+# The embedded database, the filesystem broker's folders, the demo's logs and beat schedule.
+VAR_DIR = BASE_DIR / os.environ.get("ARENA_VAR_DIR", "var")
 
 
 def env_str(name: str, default: str) -> str:

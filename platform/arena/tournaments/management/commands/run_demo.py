@@ -18,6 +18,7 @@ from arena.tournaments import services
 from arena.tournaments.models import Tournament
 
 ROOT = Path(settings.BASE_DIR)
+VAR = Path(settings.VAR_DIR)
 
 
 class Command(BaseCommand):
@@ -51,10 +52,10 @@ class Command(BaseCommand):
         self.stdout.write("Demo stopped. Run `make demo` again to continue where it left off.")
 
     def _start_worker(self) -> subprocess.Popen:
-        log = open(ROOT / "var" / "demo-worker.log", "ab")  # noqa: SIM115 (kept for the child)
+        log = open(VAR / "demo-worker.log", "ab")  # noqa: SIM115 (kept for the child)
         command = [
             sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--beat",
-            "--schedule", str(ROOT / "var" / "celerybeat-schedule"),
+            "--schedule", str(VAR / "celerybeat-schedule"),
             "--concurrency", "2", "--loglevel", "INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
@@ -63,7 +64,7 @@ class Command(BaseCommand):
         )
 
     def _start_web(self, addr: str) -> subprocess.Popen:
-        log = open(ROOT / "var" / "demo-web.log", "ab")  # noqa: SIM115 (kept for the child)
+        log = open(VAR / "demo-web.log", "ab")  # noqa: SIM115 (kept for the child)
         command = [sys.executable, "manage.py", "runserver", addr, "--noreload"]
         return subprocess.Popen(
             command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -84,7 +85,8 @@ class Command(BaseCommand):
             *(f"  {t.name}: {base}{t.get_absolute_url()}" for t in demo),
             f"  API schema: {base}/api/schema/   admin: {base}/admin/",
             "  Log in as demo or admin, password meeple-demo.",
-            "  Logs: var/demo-worker.log, var/demo-web.log. Press Ctrl-C to stop.",
+            f"  Logs: {_shown(VAR / 'demo-worker.log')}, {_shown(VAR / 'demo-web.log')}. "
+            "Press Ctrl-C to stop.",
             "",
         ]
         self.stdout.write("\n".join(lines))
@@ -94,7 +96,10 @@ class Command(BaseCommand):
         while True:
             for child in children:
                 if child.poll() is not None:
-                    raise SystemExit(f"a demo process exited (code {child.returncode}); see var/")
+                    raise SystemExit(
+                        f"a demo process exited (code {child.returncode}); see the logs in "
+                        f"{_shown(VAR)}"
+                    )
             for tournament in demo:
                 tournament.refresh_from_db()
                 if (
@@ -109,4 +114,16 @@ class Command(BaseCommand):
 
 
 def _raise_interrupt(signum, frame):
+    # Once: a second Ctrl-C (or make passing on the signal) while the worker and the web
+    # server stop must neither cut that short nor end in a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
+
+
+def _shown(path: Path) -> str:
+    """A path as a person reads it: relative to the checkout when inside it."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
