@@ -2,6 +2,7 @@
 
 from engine.core.contract import Title
 
+from . import cards
 from .options import OPTION_SPECS
 from .state import CitadelsState
 
@@ -16,6 +17,18 @@ class Citadels(Title):
     max_players = 8
     option_specs = OPTION_SPECS
     state_class = CitadelsState
+
+    def display_names(self) -> dict[str, str]:
+        """Characters and districts: ``King 國王``, ``Palace 宮殿`` (data/*.json)."""
+        tables = (
+            (cards.CHARACTER_IDS, cards.CHARACTER_NAMES, cards.CHARACTER_ZH),
+            (cards.DISTRICT_IDS, cards.DISTRICT_NAMES, cards.DISTRICT_ZH),
+        )
+        return {
+            i: f"{name} {zh}"
+            for ids, names, zhs in tables
+            for i, name, zh in zip(ids, names, zhs, strict=True)
+        }
 
 
 CITADELS = Citadels()

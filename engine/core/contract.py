@@ -74,6 +74,12 @@ class Title:
             for o in self.option_specs
         ]
 
+    def display_names(self) -> dict[str, str]:
+        """The names people read for the ids that records and statistics use (characters,
+        cards, tiles): English, then the seeds' Chinese where they give it. Ids without a
+        name here are shown as they are."""
+        return {}
+
     def new_game(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> State:
         """A new game at its first decision. ``options`` default to ``self.options(players)``."""
         return self._start(players, options, seed, replay=None)

@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from .models import Game, GameSeat
+from .presentation import game_statistics
 
 
 def game_detail(request, game_id: int):
@@ -14,7 +15,8 @@ def game_detail(request, game_id: int):
     seats = list(game.seats.select_related("bot_version__bot__owner").order_by("seat"))
     for seat in seats:
         seat.can_read_log = seat.bot_version.bot.can_edit(request.user)
-    return render(request, "games/detail.html", {"game": game, "seats": seats})
+    stats = game_statistics(game.tournament.title, game.stats)
+    return render(request, "games/detail.html", {"game": game, "seats": seats, "statistics": stats})
 
 
 def game_replay(request, game_id: int):

@@ -3,6 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+import engine
 from arena.games import services as games
 from arena.games.models import Game, GameSeat
 from arena.tournaments import services as tournaments
@@ -108,3 +109,27 @@ def test_the_openapi_schema_is_served(client):
     response = client.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/tournaments/{id}/start/" in response.content
+
+
+def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client):
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title="citadels", name=f"c-{i}") for i in range(4)]
+    tournament = make_tournament(alice, versions, title="citadels", seats=4, rounds=1)
+    tournaments.start_tournament(tournament.pk)
+    game = tournament.games.order_by("number").first()
+    job = games.claim_game(game.pk, worker="w")
+    outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    games.store_game_result(job, outcome)
+    stats = outcome["result"]["stats"]
+    names = engine.title("citadels").display_names()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    table = page.split('id="characters-by-round"')[1].split("</table>")[0]
+    for number, seats in enumerate(stats["characters_by_round"], start=1):
+        cells = "".join(f"<td>{' + '.join(names[c] for c in held)}</td>" for held in seats)
+        assert f'<td class="num">{number}</td>{cells}' in table
+    assert stats["targets"]  # this seed has kills and thefts to show
+    for target in stats["targets"]:
+        line = f"Round {target['round']}: {target['power']} {names[target['character']]}"
+        assert line in page
+    assert f"<dt>Rounds</dt><dd>{stats['rounds']}</dd>" in page
+    assert "characters_by_round" not in page  # no raw dump of the statistics

@@ -115,3 +115,13 @@ def test_no_decision_or_apply_after_the_end():
         state.decision()
     with pytest.raises(engine.IllegalAction):
         state.apply(0)
+
+
+def test_display_names_give_english_then_the_seeds_chinese():
+    import engine
+
+    names = engine.title("citadels").display_names()
+    assert names["king"] == "King 國王" and names["assassin"] == "Assassin 刺客"
+    assert names["witch"] == "Witch 女巫"  # Dark City characters too
+    assert all(" " in label for label in names.values())
+    assert engine.title("praga").display_names() == {}  # no Chinese names in its data yet

@@ -1,0 +1,72 @@
+"""How a game's statistics read on its page: characters and cards by their names (English
+and the seeds' Chinese, from the title's ``display_names``), a round-by-seat table where the
+title reports who held what, the characters targeted, and every other figure on a line."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.core.errors import ConfigError
+
+# Statistics shown in their own section rather than as a line of figures.
+TABLED = frozenset({"characters_by_round", "targets"})
+
+
+@dataclass(frozen=True)
+class GameStatistics:
+    """A finished game's statistics, ready for the template."""
+
+    rounds: list[tuple[int, list[str]]] = field(default_factory=list)  # what each seat held
+    targets: list[str] = field(default_factory=list)  # "Round 1: killed Architect 建築師"
+    figures: list[tuple[str, str]] = field(default_factory=list)  # (label, value)
+
+
+def game_statistics(title: str, stats: dict[str, Any] | None) -> GameStatistics:
+    """The page's view of ``stats`` (a stored game's per-title statistics)."""
+    stats = stats or {}
+    names = _display_names(title)
+
+    def named(value: Any) -> str:
+        return names.get(value, str(value)) if isinstance(value, str) else str(value)
+
+    rounds = []
+    by_round = stats.get("characters_by_round")
+    if isinstance(by_round, list):
+        for number, seats in enumerate(by_round, start=1):
+            held = [" + ".join(named(c) for c in _as_list(cell)) for cell in seats or []]
+            rounds.append((number, held))
+    targets = [
+        f"Round {t.get('round')}: {t.get('power')} {named(t.get('character'))}"
+        for t in stats.get("targets") or []
+        if isinstance(t, dict)
+    ]
+    figures = [
+        (key.replace("_", " ").capitalize(), _figure(value, named))
+        for key, value in sorted(stats.items())
+        if key not in TABLED
+    ]
+    return GameStatistics(rounds, targets, figures)
+
+
+def _display_names(title: str) -> dict[str, str]:
+    try:
+        return engine.title(title).display_names()
+    except ConfigError:  # a title this server no longer has: ids as they are
+        return {}
+
+
+def _as_list(value: Any) -> list:
+    return [v for v in value if v] if isinstance(value, list) else ([value] if value else [])
+
+
+def _figure(value: Any, named) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str | int | float):
+        return named(value)
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(named(v) for v in value) or "none"
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
