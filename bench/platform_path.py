@@ -134,9 +134,11 @@ def main() -> int:
         # Throughput where every core is kept busy (enough worker processes per core) is set
         # by CPU per game, which the host's steal and idle waits leave out.
         shares = sorted(100 * (q - r) / r for r, q in busy)
+        runner_ms = 1000 * statistics.median(r for r, _ in busy) / len(jobs)
+        platform_ms = 1000 * statistics.median(q for _, q in busy) / len(jobs)
         print(
-            f"whole machine's CPU per game: runner alone {1000 * statistics.median(r for r, _ in busy) / len(jobs):.0f} ms, "
-            f"platform {1000 * statistics.median(q for _, q in busy) / len(jobs):.0f} ms: "
+            f"whole machine's CPU per game: runner alone {runner_ms:.0f} ms, "
+            f"platform {platform_ms:.0f} ms: "
             f"{statistics.median(shares):+.1f} % (median of the repetitions, from "
             f"{shares[0]:+.1f} to {shares[-1]:+.1f} %)"
         )

@@ -99,6 +99,24 @@ def insert_rows(cursor, model, columns: Sequence[str], rows: Sequence[Sequence[A
         )
 
 
+def defaults(model, columns: Sequence[str]) -> list[Any]:
+    """The model's default for each of ``columns``, as a value in a row of ``insert_rows``
+    (a JSON column's as JSON text), so raw inserts of new rows follow the model."""
+    fields = {f.column: f for f in model._meta.concrete_fields}
+    values = [fields[c].get_default() for c in columns]
+    return [
+        to_json(v) if fields[c].get_internal_type() == "JSONField" else v
+        for c, v in zip(columns, values, strict=True)
+    ]
+
+
+def row_timestamp(value):
+    """A datetime as a value in a row of ``insert_rows``: ISO 8601 text on PostgreSQL, where
+    the rows go as JSON; what the ORM would send elsewhere."""
+    value = now_param(value)
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
 @functools.cache
 def _json_insert_sql(head: str, model, columns: tuple[str, ...]) -> str:
     """``head SELECT (r->>0)::<type>, ... FROM json_array_elements(%s::json) r``, with each

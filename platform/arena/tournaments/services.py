@@ -16,7 +16,7 @@ from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
 from arena.queue import enqueue_games
 from arena.ratings.services import ensure_ratings
-from arena.sql import cursor, insert_rows, now_param, to_json
+from arena.sql import cursor, defaults, insert_rows, now_param, row_timestamp, to_json
 
 from . import scheduling
 from .models import Entrant, Tournament
@@ -141,7 +141,7 @@ def _create_games(
     Two multi-row INSERTs of one shape each (``arena.sql``), whatever the number of games: the
     ORM's bulk_create prepared every value of every row in Python, so a 5,000-game round robin
     took 4.4 s to start, most of it there."""
-    queued_at = _json_timestamp(timezone.now()) if send else None
+    queued_at = row_timestamp(timezone.now()) if send else None
     status = Game.Status.QUEUED if send else Game.Status.SCHEDULED
     options = to_json(tournament.options)
     with cursor() as sql:
@@ -172,26 +172,21 @@ def _create_games(
     return ids
 
 
-# A new game's columns; after the first seven, the model's defaults (NEW_GAME_TAIL).
+# A new game's columns: the first seven from the plan, the rest at the model's defaults.
 GAME_COLUMNS = [
     "tournament_id", "number", "table", "seed", "options", "status", "queued_at",
     "attempts", "worker", "error", "engine_version", "rules_version", "stats", "rated",
 ]  # fmt: skip
-NEW_GAME_TAIL = [0, "", "", "", "", to_json({}), False]
+NEW_GAME_TAIL = defaults(Game, GAME_COLUMNS[7:])
+# A new seat's: game, seat and version, the rest at the model's defaults.
 NEW_SEAT_COLUMNS = [
     "game_id", "seat", "bot_version_id",
     "winner", "status", "fault_count", "faults", "details", "stderr",
 ]  # fmt: skip
-NEW_SEAT_TAIL = [False, GameSeat.Status.OK, 0, to_json([]), to_json({}), ""]
+NEW_SEAT_TAIL = defaults(GameSeat, NEW_SEAT_COLUMNS[3:])
 GAME_IDS_FROM_SQL = (
     "SELECT id FROM games_game WHERE tournament_id = %s AND number >= %s ORDER BY number"
 )
-
-
-def _json_timestamp(value):
-    """A timestamp for a row of ``insert_rows``: ISO 8601 text where the rows go as JSON."""
-    value = now_param(value)
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def fill_window(tournament: Tournament) -> int:

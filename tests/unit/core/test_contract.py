@@ -118,8 +118,6 @@ def test_no_decision_or_apply_after_the_end():
 
 
 def test_display_names_give_english_then_the_seeds_chinese():
-    import engine
-
     names = engine.title("citadels").display_names()
     assert names["king"] == "King 國王" and names["assassin"] == "Assassin 刺客"
     assert names["witch"] == "Witch 女巫"  # Dark City characters too
