@@ -106,9 +106,11 @@ def main() -> int:
             outside_platform.append(
                 _per_game_ms(platform[-1], args.workers, len(jobs)) - _match_ms(copy)
             )
+            match_alone = statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
                 f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
+                f"(match {match_alone:.0f} / {_match_ms(copy):.0f} ms per game) "
                 f"(load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
                 f"{machine_alone.stolen:.0%} / {machine_platform.stolen:.0%})"
             )

@@ -31,7 +31,10 @@ class Messages:
 
         with app.producer_or_acquire() as producer, _batch(producer):
             for pk in self.ids:
-                app.send_task(self.task, args=[pk], producer=producer)
+                # Celery shows argsrepr in its logs; given, it skips a saferepr per message.
+                app.send_task(
+                    self.task, args=[pk], producer=producer, argsrepr=f"[{pk}]", kwargsrepr="{}"
+                )
         log.debug("queue.sent %s", {"task": self.task, "ids": self.ids})
 
 

@@ -21,10 +21,17 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 # Rows per multi-row INSERT on SQLite, which allows 32766 parameters in one statement.
 CHUNK_ROWS = 500
+
+
+def _db():
+    """The default database's connection for this thread. Django's ``connection`` proxy
+    looks it up again on every attribute read, a few microseconds each, and the worker's
+    path reads dozens per game."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def cursor():
@@ -32,11 +39,12 @@ def cursor():
     prepares every statement it runs (``prepare_threshold`` in the database OPTIONS turns
     prepared statements off, for a transaction-mode connection pooler). Use it only for
     statements of one fixed shape, or the connection's cache of prepared statements churns."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return connection._prepare_cursor(_prepared_cursor_class()(connection.connection))
+    db = _db()
+    if db.vendor != "postgresql":
+        return db.cursor()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        return db._prepare_cursor(_prepared_cursor_class()(db.connection))
 
 
 @functools.cache
@@ -52,11 +60,12 @@ def _prepared_cursor_class():
 
 def for_update(*of: str) -> str:
     """`` FOR UPDATE [OF ...]`` where the database locks rows (SQLite locks the whole file)."""
-    if not connection.features.has_select_for_update:
+    db = _db()
+    if not db.features.has_select_for_update:
         return ""
-    if of and not connection.features.has_select_for_update_of:
+    if of and not db.features.has_select_for_update_of:
         of = ()
-    return " " + connection.ops.for_update_sql(of=of)
+    return " " + db.ops.for_update_sql(of=of)
 
 
 def pipeline():
@@ -68,10 +77,11 @@ def pipeline():
     and give each statement whose result is read a cursor of its own, since a cursor keeps
     only its last statement's result. Elsewhere (SQLite) the statements simply run one by
     one."""
-    if connection.vendor != "postgresql":
+    db = _db()
+    if db.vendor != "postgresql":
         return contextlib.nullcontext()
-    connection.ensure_connection()
-    return connection.connection.pipeline()
+    db.ensure_connection()
+    return db.connection.pipeline()
 
 
 def placeholders(n: int) -> str:
@@ -86,10 +96,11 @@ def insert_rows(cursor, model, columns: Sequence[str], rows: Sequence[Sequence[A
     of CHUNK_ROWS rows. Nothing is sent for no rows."""
     if not rows:
         return
-    head = f"INSERT INTO {model._meta.db_table} ({', '.join(_quoted(columns))})"
-    if connection.vendor == "postgresql":
-        cursor.execute(_json_insert_sql(head, model, tuple(columns)) + tail, [json.dumps(rows)])
+    db = _db()
+    if db.vendor == "postgresql":
+        cursor.execute(_json_insert_sql(db, model, tuple(columns), tail), [json.dumps(rows)])
         return
+    head = _insert_head(db, model, tuple(columns))
     for start in range(0, len(rows), CHUNK_ROWS):
         chunk = rows[start : start + CHUNK_ROWS]
         row = f"({placeholders(len(columns))})"
@@ -117,30 +128,41 @@ def row_timestamp(value):
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-@functools.cache
-def _json_insert_sql(head: str, model, columns: tuple[str, ...]) -> str:
-    """``head SELECT (r->>0)::<type>, ... FROM json_array_elements(%s::json) r``, with each
-    column's PostgreSQL type from the model's fields (attnames allowed)."""
-    fields = {f.column: f for f in model._meta.concrete_fields}
-    values = ", ".join(
-        f"(r->>{i})::{fields[c].cast_db_type(connection)}" for i, c in enumerate(columns)
-    )
-    return f"{head} SELECT {values} FROM json_array_elements(%s::json) AS r"
+# Statement texts by database vendor, model, columns (and tail): built once per process.
+_STATEMENTS: dict[tuple, str] = {}
+
+
+def _insert_head(db, model, columns: tuple[str, ...]) -> str:
+    key = (db.vendor, model, columns)
+    if key not in _STATEMENTS:
+        names = ", ".join(db.ops.quote_name(c) for c in columns)
+        _STATEMENTS[key] = f"INSERT INTO {model._meta.db_table} ({names})"
+    return _STATEMENTS[key]
+
+
+def _json_insert_sql(db, model, columns: tuple[str, ...], tail: str) -> str:
+    """``INSERT ... SELECT (r->>0)::<type>, ... FROM json_array_elements(%s::json) r tail``,
+    with each column's PostgreSQL type from the model's fields (attnames allowed)."""
+    key = (db.vendor, model, columns, tail)
+    if key not in _STATEMENTS:
+        fields = {f.column: f for f in model._meta.concrete_fields}
+        values = ", ".join(
+            f"(r->>{i})::{fields[c].cast_db_type(db)}" for i, c in enumerate(columns)
+        )
+        head = _insert_head(db, model, columns)
+        _STATEMENTS[key] = f"{head} SELECT {values} FROM json_array_elements(%s::json) AS r{tail}"
+    return _STATEMENTS[key]
 
 
 def where_in(cursor, sql: str, column: str, values: Sequence[Any], params=()) -> None:
     """Run ``sql`` (which ends in ``WHERE``) with ``column`` among ``values`` appended: one
     array parameter on PostgreSQL, chunks of ``IN (...)`` elsewhere."""
-    if connection.vendor == "postgresql":
+    if _db().vendor == "postgresql":
         cursor.execute(f"{sql} {column} = ANY(%s)", [*params, list(values)])
         return
     for start in range(0, len(values), CHUNK_ROWS):
         chunk = values[start : start + CHUNK_ROWS]
         cursor.execute(f"{sql} {column} IN ({placeholders(len(chunk))})", [*params, *chunk])
-
-
-def _quoted(columns: Sequence[str]) -> list[str]:
-    return [connection.ops.quote_name(c) for c in columns]
 
 
 def to_json(value: Any) -> str:
@@ -155,4 +177,4 @@ def from_json(value: Any) -> Any:
 
 def now_param(value):
     """A datetime parameter as Django's ORM would send it to this database."""
-    return connection.ops.adapt_datetimefield_value(value)
+    return _db().ops.adapt_datetimefield_value(value)

@@ -215,6 +215,13 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
     Zips are unpacked once per sha256 into the bot cache (to a temporary folder, then renamed,
     so two workers never see a half-unpacked bot).
     """
+    # Every seat of every game asks: where the bot is ready, one stat() and no pathlib.
+    ready = os.path.join(settings.ARENA_BOT_CACHE, sha256)
+    if artifact_format == "py":
+        if os.path.exists(os.path.join(ready, "bot.py")):
+            return Path(ready, "bot.py")
+    elif os.path.isdir(ready):
+        return Path(ready)
     stored = artifact_path(sha256, artifact_format)
     cache = Path(settings.ARENA_BOT_CACHE)
     if artifact_format == "py":

@@ -31,3 +31,17 @@ def test_a_channel_keeps_one_client_and_still_sends_and_delivers_in_order():
             assert [m.payload for m in received] == [{"n": 0}, {"n": 1}, {"n": 2}]
             with pytest.raises(queue.Empty):
                 queue.get(timeout=0.5)
+
+
+def test_the_app_takes_its_options_from_the_celery_settings(settings):
+    from workers.celery import _celery_settings
+
+    source = _celery_settings()
+    assert isinstance(source, dict)  # read once: no lookup reaches Django's lazy settings
+    assert source["CELERY_TASK_ACKS_LATE"] is True
+    assert app.conf.task_acks_late is True
+    assert app.conf.task_reject_on_worker_lost is True
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert app.conf.beat_schedule["sweep-games"]["task"] == "workers.sweep_games"
