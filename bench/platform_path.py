@@ -1,7 +1,7 @@
 """Games per minute through the whole platform path against the match runner alone.
 
     .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 128]
-                                       [--bots starter|builtin] [--workers 2] [--repeat 5]
+                                       [--bots starter|builtin] [--workers 2] [--repeat 8]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
 ``arena_bench`` (dropped and made again each run), seeds bots, then:
@@ -20,8 +20,9 @@ worker runs with ARENA_DEBUG off, as deployed (with it on, Django records every 
 
 It prints both rates and the platform's overhead as a share of game time (target: at most
 10 % for 4-player Citadels between sandboxed starter-kit bots): the median of the
-repetitions' ratios, each from a pair run back to back, and their range. The default of
-128 games amortises the fixed ramp of a run (creating and sending the games, the first
+repetitions' ratios, each from a pair run back to back, and their range. The side that
+goes first alternates (eight repetitions by default: each side first four times), so a
+machine that slows down or speeds up over the run favours neither. The default of 128 games amortises the fixed ramp of a run (creating and sending the games, the first
 delivery, the last game of the slower process).
 
 The machine may be shared, so beside the wall-clock ratio it prints CPU time per game read
@@ -90,28 +91,26 @@ def main() -> int:
         _runner_alone(pool, jobs[: 4 * args.workers])
         _through_platform(_copy_tournament(tournament, "warm-up", rounds=2), worker)
         for rep in range(args.repeat):
-            with _machine_cpu() as machine_alone:
-                alone.append(_runner_alone(pool, jobs))
+            # Alternating which side goes first cancels a steady drift of the machine's
+            # speed over the run, which would otherwise always favour one side.
+            if rep % 2 == 0:
+                machine_alone = _time_alone(pool, jobs, alone)
+                machine_platform, copy, cpu = _time_platform(tournament, rep, worker, platform)
+            else:
+                machine_platform, copy, cpu = _time_platform(tournament, rep, worker, platform)
+                machine_alone = _time_alone(pool, jobs, alone)
             cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
-            outside_alone.append(
-                _per_game_ms(alone[-1], args.workers, len(jobs))
-                - statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
-            )
-            copy = _copy_tournament(tournament, rep)
-            before = _platform_cpu(worker)
-            with _machine_cpu() as machine_platform:
-                platform.append(_through_platform(copy, worker))
-            after = _platform_cpu(worker)
-            cpu_platform.append({k: 1000 * (after[k] - before[k]) / len(jobs) for k in after})
+            match_alone = statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
+            outside_alone.append(_per_game_ms(alone[-1], args.workers, len(jobs)) - match_alone)
+            cpu_platform.append({k: 1000 * v / len(jobs) for k, v in cpu.items()})
             outside_platform.append(
                 _per_game_ms(platform[-1], args.workers, len(jobs)) - _match_ms(copy)
             )
-            match_alone = statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
                 f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
-                f"(match {match_alone:.0f} / {_match_ms(copy):.0f} ms per game) "
-                f"(load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
+                f"(match {match_alone:.0f} / {_match_ms(copy):.0f} ms per game; "
+                f"load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
                 f"{machine_alone.stolen:.0%} / {machine_platform.stolen:.0%})"
             )
             busy.append((machine_alone.busy_s, machine_platform.busy_s))
@@ -156,6 +155,24 @@ def main() -> int:
     return 0
 
 
+def _time_alone(pool, jobs, alone: list):
+    """One repetition of the runner alone: its seconds go to ``alone``; the machine's CPU."""
+    with _machine_cpu() as machine:
+        alone.append(_runner_alone(pool, jobs))
+    return machine
+
+
+def _time_platform(tournament, rep, worker, platform: list):
+    """One repetition through the platform, on a fresh copy of the tournament: its seconds
+    go to ``platform``; the machine's CPU, the copy, and the CPU seconds of its parts."""
+    copy = _copy_tournament(tournament, rep)
+    before = _platform_cpu(worker)
+    with _machine_cpu() as machine:
+        platform.append(_through_platform(copy, worker))
+    after = _platform_cpu(worker)
+    return machine, copy, {k: after[k] - before[k] for k in after}
+
+
 class _MachineCPU:
     stolen = 0.0  # share of the machine's CPU time the hypervisor gave to other guests
     busy_s = 0.0  # CPU seconds spent on this machine's processes, all of them
@@ -196,7 +213,7 @@ def _parser():
     parser.add_argument("--games", type=int, default=128)
     parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=8)
     return parser
 
 
@@ -277,9 +294,19 @@ def _play(job) -> tuple[int, float]:
 @contextlib.contextmanager
 def _runner_pool(workers: int):
     """The runner alone's processes, kept for every repetition as the Celery pool keeps its
-    own, and with the heap frozen as in a Celery pool process (workers/celery.py)."""
-    with ProcessPoolExecutor(workers, initializer=gc.freeze) as pool:
+    own, and set up as a Celery pool process is (see :func:`_runner_process_init`)."""
+    with ProcessPoolExecutor(workers, initializer=_runner_process_init) as pool:
         yield pool
+
+
+def _runner_process_init() -> None:
+    """A session of its own, as the Celery worker has (started with ``start_new_session``,
+    as a service manager starts one): Linux schedules each session as one group
+    (``sched_autogroup``), and runner processes left in the bench's session shared a group
+    with the bench's own threads, which slowed their games 5-10 % against the worker's and
+    flattered the platform. And the heap frozen as in a pool process (workers/celery.py)."""
+    os.setsid()
+    gc.freeze()
 
 
 def _runner_alone(pool, jobs) -> float:
