@@ -611,7 +611,8 @@ def spawning_as(uid: int | None):
     for this cost a process start per bot, and ``Popen(user=...)`` rules out vfork, which
     makes a large runner (a Celery worker) copy its page tables for every bot. Only this
     thread switches (the raw system calls, not the C library's, which switch every thread):
-    the worker's store thread keeps talking to the database as itself meanwhile.
+    any other thread of the process (a library's, or a writer thread should one be added)
+    keeps its own ids meanwhile.
     """
     if uid is None:
         yield

@@ -302,7 +302,7 @@ def test_the_switch_to_the_sandbox_user_is_the_spawning_threads_alone():
 
     seen, asked, answered = {}, threading.Event(), threading.Event()
 
-    def other_thread():  # a thread that exists already, like a worker's store thread
+    def other_thread():  # a thread that exists already, a library's say
         asked.wait(10)
         seen["other"] = os.getresuid()
         answered.set()
