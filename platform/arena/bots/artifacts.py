@@ -222,22 +222,19 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
             return Path(ready, "bot.py")
     elif os.path.isdir(ready):
         return Path(ready)
+    # Not ready here yet (another worker may be readying it too: both end with one copy).
     stored = artifact_path(sha256, artifact_format)
     cache = Path(settings.ARENA_BOT_CACHE)
-    if artifact_format == "py":
-        folder = cache / sha256
-        target = folder / "bot.py"
-        if not target.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".copy-")
-            os.close(fd)
-            shutil.copyfile(stored, tmp)
-            _readable_by_the_sandbox(folder, Path(tmp))
-            os.replace(tmp, target)
-        return target
     folder = cache / sha256
-    if folder.is_dir():
-        return folder
+    if artifact_format == "py":
+        target = folder / "bot.py"
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".copy-")
+        os.close(fd)
+        shutil.copyfile(stored, tmp)
+        _readable_by_the_sandbox(folder, Path(tmp))
+        os.replace(tmp, target)
+        return target
     cache.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=cache, prefix=".unpack-"))
     with zipfile.ZipFile(stored) as archive:

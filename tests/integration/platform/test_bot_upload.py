@@ -223,3 +223,29 @@ def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     finally:
         process.release()
         shutil.rmtree(cache)
+
+
+@pytest.mark.parametrize("kind", ["py", "zip"])
+def test_a_bot_is_readied_once_per_worker_cache_and_again_if_the_cache_lost_it(
+    alice_bot, settings, tmp_path, kind
+):
+    from arena.bots.artifacts import runnable_path
+    from arena.bots.services import upload_version
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    data = (
+        RANDOM_BOT_SOURCE.encode()
+        if kind == "py"
+        else zip_bytes({"bot.json": '{"title": "citadels", "entry": "bot.py"}',
+                        "bot.py": RANDOM_BOT_SOURCE})
+    )  # fmt: skip
+    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=data)
+    first = runnable_path(version.sha256, version.artifact_format, version.entry)
+    bot_file = (first if kind == "py" else first / "bot.py").stat()
+    again = runnable_path(version.sha256, version.artifact_format, version.entry)
+    assert again == first
+    assert (again if kind == "py" else again / "bot.py").stat().st_ino == bot_file.st_ino
+    shutil.rmtree(settings.ARENA_BOT_CACHE / version.sha256)  # an operator cleared the cache
+    readied = runnable_path(version.sha256, version.artifact_format, version.entry)
+    assert readied == first
+    assert (readied if kind == "py" else readied / "bot.py").read_text() == RANDOM_BOT_SOURCE
