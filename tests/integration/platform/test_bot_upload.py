@@ -192,6 +192,14 @@ def test_it_refuses_a_huge_upload_before_reading_it(client, alice_bot, settings)
     assert not BotVersion.objects.filter(bot=alice_bot).exists()
 
 
+def _random_bot(kind: str) -> bytes:
+    """The random bot as a single .py file or as a zip with its manifest."""
+    if kind == "py":
+        return RANDOM_BOT_SOURCE.encode()
+    manifest = '{"title": "citadels", "entry": "bot.py"}'
+    return zip_bytes({"bot.json": manifest, "bot.py": RANDOM_BOT_SOURCE})
+
+
 @pytest.mark.parametrize("kind", ["py", "zip"])
 def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     alice_bot, settings, kind
@@ -205,13 +213,7 @@ def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     cache = Path(tempfile.mkdtemp(prefix="arena-test-cache-"))
     cache.chmod(0o755)
     settings.ARENA_BOT_CACHE = cache
-    data = (
-        RANDOM_BOT_SOURCE.encode()
-        if kind == "py"
-        else zip_bytes({"bot.json": '{"title": "citadels", "entry": "bot.py"}',
-                        "bot.py": RANDOM_BOT_SOURCE})
-    )  # fmt: skip
-    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=data)
+    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=_random_bot(kind))
     path = seat_plan(version).path
     root = cache / version.sha256
     for item in [root, *root.rglob("*")]:
@@ -233,13 +235,7 @@ def test_a_bot_is_readied_once_per_worker_cache_and_again_if_the_cache_lost_it(
     from arena.bots.services import upload_version
 
     settings.ARENA_BOT_CACHE = tmp_path / "cache"
-    data = (
-        RANDOM_BOT_SOURCE.encode()
-        if kind == "py"
-        else zip_bytes({"bot.json": '{"title": "citadels", "entry": "bot.py"}',
-                        "bot.py": RANDOM_BOT_SOURCE})
-    )  # fmt: skip
-    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=data)
+    version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=_random_bot(kind))
     first = runnable_path(version.sha256, version.artifact_format, version.entry)
     bot_file = (first if kind == "py" else first / "bot.py").stat()
     again = runnable_path(version.sha256, version.artifact_format, version.entry)
