@@ -94,12 +94,12 @@ def main() -> int:
             # Alternating which side goes first cancels a steady drift of the machine's
             # speed over the run, which would otherwise always favour one side.
             if rep % 2 == 0:
-                machine_alone = _time_alone(pool, jobs, alone)
+                machine_alone, runner_s = _time_alone(pool, jobs, alone)
                 machine_platform, copy, cpu = _time_platform(tournament, rep, worker, platform)
             else:
                 machine_platform, copy, cpu = _time_platform(tournament, rep, worker, platform)
-                machine_alone = _time_alone(pool, jobs, alone)
-            cpu_alone.append(1000 * sum(RUNNER_CPU_S[-len(jobs) :]) / len(jobs))
+                machine_alone, runner_s = _time_alone(pool, jobs, alone)
+            cpu_alone.append(1000 * runner_s / len(jobs))
             match_alone = statistics.mean(RUNNER_MATCH_MS[-len(jobs) :])
             outside_alone.append(_per_game_ms(alone[-1], args.workers, len(jobs)) - match_alone)
             cpu_platform.append({k: 1000 * v / len(jobs) for k, v in cpu.items()})
@@ -156,10 +156,14 @@ def main() -> int:
 
 
 def _time_alone(pool, jobs, alone: list):
-    """One repetition of the runner alone: its seconds go to ``alone``; the machine's CPU."""
+    """One repetition of the runner alone: its seconds go to ``alone``; the machine's CPU,
+    and the CPU seconds of the runner's processes (whole processes, as the worker's pool is
+    counted: the executor's own work with each game included)."""
+    pids = list(pool._processes)  # the executor's processes, forked by the warm-up
+    before = sum(_cpu_s(pid) for pid in pids)
     with _machine_cpu() as machine:
         alone.append(_runner_alone(pool, jobs))
-    return machine
+    return machine, sum(_cpu_s(pid) for pid in pids) - before
 
 
 def _time_platform(tournament, rep, worker, platform: list):
@@ -283,12 +287,11 @@ def _variant(zip_data: bytes, i: int) -> bytes:
     return out.getvalue()
 
 
-def _play(job) -> tuple[int, float]:
+def _play(job) -> int:
     from workers.tasks import run_job
 
-    cpu = time.process_time()
     outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
-    return outcome["match_ms"], time.process_time() - cpu
+    return outcome["match_ms"]
 
 
 @contextlib.contextmanager
@@ -311,14 +314,11 @@ def _runner_process_init() -> None:
 
 def _runner_alone(pool, jobs) -> float:
     started = time.perf_counter()
-    for match_ms, cpu_s in pool.map(_play, jobs):
-        RUNNER_MATCH_MS.append(match_ms)
-        RUNNER_CPU_S.append(cpu_s)
+    RUNNER_MATCH_MS.extend(pool.map(_play, jobs))
     return time.perf_counter() - started
 
 
 RUNNER_MATCH_MS: list[int] = []  # each game's time in run_match when run by the runner alone
-RUNNER_CPU_S: list[float] = []  # each game's CPU time in the runner's process (bots excluded)
 
 
 def _platform_cpu(worker) -> dict[str, float]:
