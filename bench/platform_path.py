@@ -22,7 +22,8 @@ It prints both rates and the platform's overhead as a share of game time (target
 10 % for 4-player Citadels between sandboxed starter-kit bots): the median of the
 repetitions' ratios, each from a pair run back to back, and their range. The side that
 goes first alternates (eight repetitions by default: each side first four times), so a
-machine that slows down or speeds up over the run favours neither. The default of 128 games amortises the fixed ramp of a run (creating and sending the games, the first
+machine that slows down or speeds up over the run favours neither. The default of 128
+games amortises the fixed ramp of a run (creating and sending the games, the first
 delivery, the last game of the slower process).
 
 The machine may be shared, so beside the wall-clock ratio it prints CPU time per game read
