@@ -104,6 +104,24 @@ def test_a_second_store_of_a_real_title_rolls_back_its_analytics_rows_too(title)
     assert [list(model.objects.order_by("pk").values()) for model in tables] == before
 
 
+def test_deleting_a_game_deletes_its_character_rows_though_the_database_does_not_check_them():
+    """The rows have no foreign-key constraint in the database (the store writes them only
+    for the game it holds): Django's cascade is what removes them with their game."""
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title="citadels") for _ in range(4)]
+    tournament = make_tournament(alice, versions, title="citadels", seats=4, rounds=1)
+    tournaments.start_tournament(tournament.pk)
+    stored, kept = Game.objects.filter(tournament=tournament).order_by("number")[:2]
+    for game in (stored, kept):
+        job = services.claim_game(game.pk, worker="w")
+        assert services.store_game_result(job, play(job)) is True
+    assert CitadelsCharacterHeld.objects.filter(game=stored).count() >= 4
+    kept_rows = CitadelsCharacterHeld.objects.filter(game=kept).count()
+    stored.delete()
+    assert not CitadelsCharacterHeld.objects.filter(game_id=stored.pk).exists()
+    assert CitadelsCharacterHeld.objects.filter(game=kept).count() == kept_rows > 0
+
+
 def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     """A regression guard: each statement is CPU the worker takes from the games."""
     games = list(started.games.order_by("number"))
