@@ -40,6 +40,8 @@ def main() -> None:
         tournaments.start_tournament(tournament.pk)
         while game := Game.objects.filter(tournament=tournament, status="queued").first():
             job = services.claim_game(game.pk, worker="embedded")
+            assert len(job.seats) == 4 and job.tournament_id == tournament.pk
+            assert services.claim_game(game.pk, worker="embedded") is None  # a duplicate
             outcome = run_job(
                 job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
             )

@@ -44,20 +44,21 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     """queued -> running with a lease. None when the game is gone, not queued (a duplicate
     delivery, a paused or cancelled tournament), or another worker has it.
 
-    Two prepared statements sent together, one round trip on PostgreSQL (see ``arena.sql``):
-    the conditional UPDATE, and the seats with their versions, the game and the tournament
-    in one join, read as plain rows whatever the UPDATE found."""
+    On PostgreSQL one prepared statement (see ``arena.sql``): the conditional UPDATE, and
+    the seats with their versions and the tournament joined to the row it returned, so a
+    claim is one round trip and reads nothing when it claims nothing. Elsewhere (SQLite,
+    whose UPDATE cannot sit in a WITH) the UPDATE, then the same read."""
     now = timezone.now()
     lease_until = now + timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
-    with cursor() as claim, cursor() as read:
-        with pipeline():  # its end is the round trip; the results are read after it
-            claim.execute(
-                CLAIM_UPDATE_SQL, [worker[:255], now_param(lease_until), now_param(now), game_id]
-            )
-            read.execute(CLAIM_SQL, [game_id])
-        claimed = claim.fetchone() is not None
-        rows = read.fetchall()
-    if not claimed:
+    params = [worker[:255], now_param(lease_until), now_param(now), game_id]
+    with cursor() as claim:
+        if connection.vendor == "postgresql":
+            claim.execute(CLAIM_SQL, [*params, game_id])
+            rows = claim.fetchall()
+        else:
+            claim.execute(CLAIM_UPDATE_SQL, params)
+            rows = claim.fetchall() and _read_claimed(claim, game_id)
+    if not rows:
         log.info("game.claim.skipped %s", {"game_id": game_id, "worker": worker})
         return None
     tournament_id, seed, options, title, decision_ms, bank_ms = rows[0][:6]
@@ -79,21 +80,26 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     )
 
 
+def _read_claimed(claim, game_id: int) -> list:
+    claim.execute(CLAIMED_SQL.format(game="games_game"), [game_id])
+    return claim.fetchall()
+
+
 # queued -> running with a lease, only if still queued.
 CLAIM_UPDATE_SQL = """
     UPDATE games_game
     SET status = 'running', worker = %s, lease_until = %s, attempts = attempts + 1,
         started_at = %s
     WHERE id = %s AND status = 'queued'
-    RETURNING id
+    RETURNING id, tournament_id, seed, options
 """
-# What a claim reads: no replay record, stats or stderr of other rows.
-CLAIM_SQL = """
+# What a claim reads, from the game's row ({game}): no replay record, stats or stderr.
+CLAIMED_SQL = """
     SELECT g.tournament_id, g.seed, g.options, t.title, t.decision_ms, t.bank_ms, v.id,
            v.kind, v.builtin_name, v.sha256, v.artifact_format, v.entry, v.number, b.name,
            u.username
     FROM games_gameseat s
-    JOIN games_game g ON g.id = s.game_id
+    JOIN {game} g ON g.id = s.game_id
     JOIN tournaments_tournament t ON t.id = g.tournament_id
     JOIN bots_botversion v ON v.id = s.bot_version_id
     JOIN bots_bot b ON b.id = v.bot_id
@@ -101,6 +107,8 @@ CLAIM_SQL = """
     WHERE s.game_id = %s
     ORDER BY s.seat
 """
+# Both in one statement (PostgreSQL): the read joins the row the UPDATE returned.
+CLAIM_SQL = f"WITH claimed AS ({CLAIM_UPDATE_SQL}) {CLAIMED_SQL.format(game='claimed')}"
 
 
 def _seat_plan(kind, builtin_name, sha256, artifact_format, entry, number, bot_name, username):

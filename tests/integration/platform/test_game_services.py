@@ -127,7 +127,8 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     games = list(started.games.order_by("number"))
     with CaptureQueriesContext(connection) as claim:
         jobs = [services.claim_game(g.pk, worker="w") for g in games]
-    assert len(claim) == 2 * len(games)
+    # On PostgreSQL the claim's UPDATE and its read are one statement.
+    assert len(claim) == (1 if connection.vendor == "postgresql" else 2) * len(games)
     services.store_game_result(jobs[0], play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
         services.store_game_result(jobs[1], play(jobs[1]))
