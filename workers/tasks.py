@@ -1,7 +1,8 @@
 """Celery tasks: thin adapters between the broker and the platform's service functions.
 
-Each task takes ids only, is acknowledged late (a worker lost mid-game leaves the message to be
-redelivered, and the claim makes a redelivery harmless), and calls the match runner in the
+Each task takes ids only, is acknowledged late (a worker that stops or loses a pool process
+puts the message back, and the claim makes a redelivery harmless; a game whose worker was lost
+outright is recovered by its lease and the sweeper), and calls the match runner in the
 sandbox. A bot that crashes or times out is a game outcome stored with the game; only failures
 of the runner itself release the game for another attempt.
 """

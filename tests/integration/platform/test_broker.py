@@ -45,3 +45,26 @@ def test_the_app_takes_its_options_from_the_celery_settings(settings):
     assert app.conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
     assert app.conf.broker_url == settings.CELERY_BROKER_URL
     assert app.conf.beat_schedule["sweep-games"]["task"] == "workers.sweep_games"
+
+
+def test_a_message_taken_and_not_acknowledged_goes_back_when_its_worker_stops():
+    """Redis keeps no per-message bookkeeping for acknowledgements (``ack_emulation`` off:
+    a lost worker's games are recovered by their lease and the sweeper, see
+    arena/settings.py); a worker that stops with a message it took and never acknowledged
+    still puts it back on the queue, and Redis holds nothing of it meanwhile."""
+    import redis
+
+    client = redis.Redis.from_url(app.conf.broker_url)
+    with app.connection_for_write() as first, first.SimpleQueue("arena-broker-restore") as queue:
+        queue.clear()
+        queue.put({"game": 7})
+        taken = queue.get(timeout=5)
+        assert taken.payload == {"game": 7}
+        assert client.llen("arena-broker-restore") == 0
+        assert not client.exists("unacked", "unacked_index")
+    with app.connection_for_write() as second, second.SimpleQueue("arena-broker-restore") as queue:
+        again = queue.get(timeout=5)
+        again.ack()
+        assert again.payload == {"game": 7}
+        with pytest.raises(queue.Empty):
+            queue.get(timeout=0.5)
