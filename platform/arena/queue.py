@@ -17,11 +17,18 @@ from django.db import transaction
 log = logging.getLogger("arena.queue")
 
 
+# Messages per pipeline. A tournament starts with dozens of messages; sent as one pipeline,
+# the first waited for the last to be built (15-35 ms for 64 here) while every worker idled.
+# In runs of 8 the first games go out after 2 ms, for 10 % more CPU than one pipeline.
+BATCH_MESSAGES = 8
+
+
 @dataclass(frozen=True)
 class Messages:
     """One message of ``task`` per id, sent when called (after a commit). Through one
-    producer; where kombu batches (>= 5.7, on Redis) the run goes out as one pipeline, which
-    halves the cost of each message when a tournament starts with dozens of them."""
+    producer; where kombu batches (>= 5.7, on Redis) each run of BATCH_MESSAGES goes out
+    as one pipeline, which halves the cost of each message when a tournament starts with
+    dozens of them."""
 
     task: str
     ids: tuple[int, ...]
@@ -29,12 +36,18 @@ class Messages:
     def __call__(self) -> None:
         from workers.celery import app
 
-        with app.producer_or_acquire() as producer, _batch(producer):
-            for pk in self.ids:
-                # Celery shows argsrepr in its logs; given, it skips a saferepr per message.
-                app.send_task(
-                    self.task, args=[pk], producer=producer, argsrepr=f"[{pk}]", kwargsrepr="{}"
-                )
+        with app.producer_or_acquire() as producer:
+            for start in range(0, len(self.ids), BATCH_MESSAGES):
+                with _batch(producer):
+                    for pk in self.ids[start : start + BATCH_MESSAGES]:
+                        # Celery logs argsrepr; given, it skips a saferepr per message.
+                        app.send_task(
+                            self.task,
+                            args=[pk],
+                            producer=producer,
+                            argsrepr=f"[{pk}]",
+                            kwargsrepr="{}",
+                        )
         log.debug("queue.sent %s", {"task": self.task, "ids": self.ids})
 
 

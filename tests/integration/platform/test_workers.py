@@ -87,6 +87,19 @@ def test_a_second_delivery_of_a_played_game_finds_nothing_to_do(celery_workers, 
     assert (game.attempts, game.finished_at, game.record) == stored
 
 
+def test_a_long_run_of_messages_goes_out_in_batches_and_every_one_arrives(celery_workers):
+    """A tournament's start sends dozens of messages in runs of BATCH_MESSAGES (so the
+    first games start before the last message is built); none is lost between runs."""
+    from arena.queue import BATCH_MESSAGES, Messages
+
+    missing = tuple(range(10**9, 10**9 + 3 * BATCH_MESSAGES + 3))  # no such games
+    Messages("workers.play_game", missing)()
+    wait_for(
+        lambda: all(f"'game_id': {pk}, 'worker'" in celery_workers.log() for pk in missing),
+        what="every message to reach a worker",
+    )
+
+
 def test_a_game_held_by_a_lost_worker_is_swept_and_played_again(celery_workers, entrants):
     alice, versions = entrants
     tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
