@@ -32,7 +32,9 @@ process, its pool processes, the PostgreSQL backends of the bench database and R
 (which serves the whole machine, so other work's commands count there too). CPU time is
 what a platform step takes from the games on a busy machine, and it moves much less than
 wall time when other work runs beside the bench. The bots' own processes are in neither
-figure.
+figure. Each repetition's line shows the platform's CPU per game beyond the runner alone's
+and the whole machine's for both sides, so a ratio that moved with the machine's speed
+can be told from one that moved with the platform's cost.
 """
 
 from __future__ import annotations
@@ -110,7 +112,10 @@ def main() -> int:
             print(
                 f"  repetition {rep + 1}: runner alone {alone[-1]:6.2f} s, "
                 f"whole platform {platform[-1]:6.2f} s: {_overhead(alone[-1], platform[-1])} "
-                f"(match {match_alone:.0f} / {_match_ms(copy):.0f} ms per game; "
+                f"(match {match_alone:.0f} / {_match_ms(copy):.0f} ms per game; the "
+                f"platform's CPU {sum(cpu_platform[-1].values()) - cpu_alone[-1]:+.1f} ms per "
+                f"game, the machine's {_busy_ms(machine_alone, len(jobs)):.0f} / "
+                f"{_busy_ms(machine_platform, len(jobs)):.0f} ms; "
                 f"load {os.getloadavg()[0]:.1f}; CPU stolen by the host "
                 f"{machine_alone.stolen:.0%} / {machine_platform.stolen:.0%})"
             )
@@ -154,6 +159,11 @@ def main() -> int:
         )
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
+
+
+def _busy_ms(machine, games: int) -> float:
+    """The machine's busy CPU per game in one side of a repetition (0 without /proc)."""
+    return 1000 * machine.busy_s / games
 
 
 def _time_alone(pool, jobs, alone: list):
