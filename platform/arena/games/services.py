@@ -81,7 +81,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
 
 
 def _read_claimed(claim, game_id: int) -> list:
-    claim.execute(CLAIMED_SQL.format(game="games_game"), [game_id])
+    claim.execute(CLAIM_READ_SQL, [game_id])
     return claim.fetchall()
 
 
@@ -107,6 +107,7 @@ CLAIMED_SQL = """
     WHERE s.game_id = %s
     ORDER BY s.seat
 """
+CLAIM_READ_SQL = CLAIMED_SQL.format(game="games_game")
 # Both in one statement (PostgreSQL): the read joins the row the UPDATE returned.
 CLAIM_SQL = f"WITH claimed AS ({CLAIM_UPDATE_SQL}) {CLAIMED_SQL.format(game='claimed')}"
 

@@ -1,4 +1,5 @@
-"""The Redis transport that keeps one redis-py client per channel (workers/broker.py)."""
+"""The Redis transport: one redis-py client kept per channel (workers/broker.py), the app's
+options, and no acknowledgement bookkeeping kept in Redis."""
 
 import pytest
 
