@@ -2,7 +2,7 @@
 
 Imported by tests/conftest.py. ``ARENA_DATABASE_URL`` defaults to the local PostgreSQL (pytest-
 django creates ``test_arena`` / ``test_arena_gw<n>`` from it); each xdist process gets its own
-Redis database (15, 14, ...) so the workers of one process never take another's games.
+Redis database (15, 14, ... or from ``ARENA_TEST_REDIS_DB`` down) so the workers of one process never take another's games.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def _xdist_index() -> int:
     return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
 
 
-REDIS_DB = 15 - _xdist_index()
+# ARENA_TEST_REDIS_DB moves the range down, so that two checkouts can run their suites at once.
+REDIS_DB = int(os.environ.get("ARENA_TEST_REDIS_DB", "15")) - _xdist_index()
 BROKER_URL = f"{REDIS_URL}/{REDIS_DB}"
 
 
