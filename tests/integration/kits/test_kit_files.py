@@ -46,3 +46,12 @@ def test_a_source_kit_reads_as_a_bot_and_a_compiled_one_names_its_build():
             assert (KITS / name / "Makefile").exists()
         else:
             assert load_bot(KITS / name, manifest["title"]).language == manifest["language"]
+
+
+def test_a_node_bot_runs_as_node_and_its_entry_behind_the_limits():
+    from workers.limits import Limits
+    from workers.sandbox import bot_command
+
+    bot = load_bot(KITS / "citadels-js", "citadels")
+    command = bot_command(bot, Limits(), inside=True)
+    assert command[0].endswith("prlimit") and command[-2:] == ["/usr/bin/node", "/bot/bot.js"]
