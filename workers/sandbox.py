@@ -96,6 +96,15 @@ def bot_python() -> str:
     raise SandboxError("no Python 3 for bots: install python3 or set ARENA_BOT_PYTHON")
 
 
+def bot_node() -> str:
+    """Node.js for ``language: node`` bots: Debian's ``/usr/bin/node`` (or one on PATH under
+    ``/usr``, which the sandbox mounts); V8 needs ``memory_mb`` of about 800 or more."""
+    for candidate in ("/usr/bin/node", _which("node")):
+        if candidate and candidate.startswith("/usr/") and os.access(candidate, os.X_OK):
+            return candidate
+    raise SandboxError("no Node.js for bots: apt-get install nodejs (it must live under /usr)")
+
+
 def sandbox_uid() -> int | None:
     """The uid bubblewrap runs as when the runner is root (``ARENA_SANDBOX_UID``, default nobody)."""
     if os.geteuid() != 0:
@@ -158,6 +167,8 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     # library and its own files: the script's directory stays on sys.path); -B: /bot is
     # read-only, so no bytecode is written.
     run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
+    if bot.language == "node":
+        run = [bot_node(), entry]
     flags = [
         f"--{name}={soft}" if soft == hard else f"--{name}={soft}:{hard}"
         for name, (soft, hard) in resource_limits(limits).items()

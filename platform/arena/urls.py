@@ -10,6 +10,9 @@ from arena.web import views as web
 
 urlpatterns = [
     path("", web.home, name="home"),
+    path("getting-started/", web.getting_started, name="getting-started"),
+    path("getting-started/kits/<str:name>.zip", web.starter_kit_download, name="starter-kit"),
+    path("getting-started/docs/<str:name>.md", web.bot_doc, name="bot-doc"),
     path("signup/", players.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -8,10 +8,14 @@ observation and the options.
 import json
 import random
 import sys
+from pathlib import Path
 
 # Characters in the order this bot likes to draft them; Dark City characters it does not
 # know come after these, in the order they are offered.
 PREFERRED = ["architect", "merchant", "king", "warlord", "bishop", "thief", "magician", "assassin"]
+# District costs by id, from the cards.json that comes with the kit.
+CARDS = json.loads((Path(__file__).parent / "cards.json").read_text(encoding="utf-8"))
+COST = {district["id"]: district["cost"] for district in CARDS["districts"]}
 
 
 def send(message):
@@ -52,17 +56,24 @@ class Bot:
         return 0
 
     def keep(self, observation, options):
-        return self.rng.randrange(len(options))
+        """Keep the dearest card: a district scores its cost."""
+        return self.dearest(options, "keep")
 
     def turn(self, observation, options):
-        """Build whenever possible; sometimes use a character ability; else end the turn."""
+        """Build the dearest district offered; sometimes use a character ability; else end."""
         kinds = [option["kind"] for option in options]
         if "build" in kinds:
-            return kinds.index("build")
+            return self.dearest(options, "build")
         abilities = [i for i, kind in enumerate(kinds) if kind != "end_turn"]
         if abilities and self.rng.random() < 0.5:
             return self.rng.choice(abilities)
         return kinds.index("end_turn") if "end_turn" in kinds else 0
+
+    def dearest(self, options, kind):
+        of_kind = [i for i, option in enumerate(options) if option["kind"] == kind]
+        if not of_kind:
+            return self.rng.randrange(len(options))
+        return max(of_kind, key=lambda i: COST.get(options[i].get("district"), 0))
 
 
 def main():

@@ -8,6 +8,12 @@ observation and the options.
 import json
 import random
 import sys
+from pathlib import Path
+
+# Every hex tile's printed data by id, from the components.json that comes with the kit: the
+# city's buildings in the observation name only their tile, and this says what is on it.
+COMPONENTS = json.loads((Path(__file__).parent / "components.json").read_text(encoding="utf-8"))
+TILES = {tile["id"]: tile for tile in COMPONENTS["tiles"]["tiles"]}
 
 
 def send(message):
@@ -51,6 +57,7 @@ class Bot:
 def main():
     start = json.loads(sys.stdin.readline())
     bot = Bot(start)
+    log("knows", len(TILES), "hex tiles")
     send({"type": "ready", "name": "praga-starter"})
     for line in sys.stdin:
         message = json.loads(line)

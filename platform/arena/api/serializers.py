@@ -27,7 +27,9 @@ class BotSerializer(serializers.ModelSerializer):
 class BotVersionSerializer(serializers.ModelSerializer):
     bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
     file = serializers.FileField(
-        write_only=True, allow_empty_file=True, help_text="a .py file or a zip with bot.json"
+        write_only=True,
+        allow_empty_file=True,
+        help_text="a .py or .js file, or a zip of the bot's folder (see docs/bot-protocol.md)",
     )
     validation_stderr = serializers.SerializerMethodField()
 

@@ -1,9 +1,12 @@
 """Upload checks and content-addressed storage of bot artifacts.
 
-An artifact is a single ``.py`` file or a zip holding a ``bot.json`` manifest that names the
-entry point. Every check reads the zip's central directory only, so a zip bomb, a link or a
-path escaping the folder is refused before a byte is unpacked. Each refusal says what is
-wrong in words the uploader can act on.
+An artifact is a single ``.py`` or ``.js`` file, or a zip of a bot's folder: its files at the
+zip's top level or inside one top-level folder (what zipping a folder makes), with a
+``bot.json`` manifest naming the entry point, or without one when exactly one conventional
+entry file (``bot.py``, ``main.py``, ``bot.js``, ``main.js``: the rule of
+``workers.manifest``, shared with the runner) is there. Every check reads the zip's central
+directory only, so a zip bomb, a link or a path escaping the folder is refused before a byte
+is unpacked. Each refusal says what is wrong in words the uploader can act on.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 
+from workers.manifest import SINGLE_FILE_LANGUAGES, BotSpecError, conventional_entry
+
 MANIFEST = "bot.json"
+# Single-file uploads by suffix: the artifact format is the suffix without its dot.
+SINGLE_FILE_FORMATS = tuple(suffix[1:] for suffix in SINGLE_FILE_LANGUAGES)
+# What archivers add beside a folder's files (macOS Finder, Windows Explorer): ignored.
+_ARCHIVER_LITTER = ("__MACOSX/", ".DS_Store", "Thumbs.db", "desktop.ini")
 # A compression ratio above this is a zip bomb, whatever the total says.
 MAX_COMPRESSION_RATIO = 200
 
@@ -35,7 +44,7 @@ class CheckedArtifact:
     data: bytes
     sha256: str
     filename: str
-    artifact_format: str  # "py" or "zip"
+    artifact_format: str  # "py", "js" (a single file) or "zip"
     entry: str
 
 
@@ -51,15 +60,17 @@ def check_upload(filename: str, data: bytes, *, title: str) -> CheckedArtifact:
             "Leave out data files your bot does not need."
         )
     digest = hashlib.sha256(data).hexdigest()
-    if name.lower().endswith(".py"):
+    suffix = name.lower().rpartition(".")[2] if "." in name else ""
+    if suffix in SINGLE_FILE_FORMATS:
         _check_text(data, name)
-        return CheckedArtifact(data, digest, name, "py", name)
-    if name.lower().endswith(".zip") or zipfile.is_zipfile(io.BytesIO(data)):
+        return CheckedArtifact(data, digest, name, suffix, name)
+    if suffix == "zip" or zipfile.is_zipfile(io.BytesIO(data)):
         entry = _check_zip(data, title)
         return CheckedArtifact(data, digest, name or "bot.zip", "zip", entry)
     raise UploadRefused(
-        f"{name or 'The file'} is neither a .py file nor a zip. Upload a single .py file, or a "
-        f"zip with a {MANIFEST} manifest naming the entry point."
+        f"{name or 'The file'} is neither a .py or .js file nor a zip. Upload a single .py or "
+        f".js file, or a zip of your bot's folder (with a {MANIFEST} manifest naming the entry "
+        "point unless the entry is bot.py, main.py, bot.js or main.js)."
     )
 
 
@@ -97,20 +108,34 @@ def _check_zip(data: bytes, title: str) -> str:
             f"Unpacked, the zip would take {_size(total)}; at most "
             f"{_size(settings.ARENA_UPLOAD_MAX_UNPACKED_BYTES)} are allowed. Nothing was unpacked."
         )
-    names = {m.filename.rstrip("/") for m in members}
+    root = bot_root(members)
+    inside = f" (inside its folder {root!r})" if root else ""
+    names = {m.filename[len(root) :].rstrip("/") for m in members if not _is_litter(m.filename)}
     if MANIFEST not in names:
-        raise UploadRefused(
-            f"The zip has no {MANIFEST} at its top level, so there is no entry point. Add "
-            f'{MANIFEST} containing {{"title": "{title}", "entry": "bot.py"}} next to your code.'
-        )
-    manifest = _read_manifest(archive.read(MANIFEST))
+        try:
+            entry, _ = conventional_entry(name for name in names if "/" not in name)
+        except BotSpecError as err:
+            raise UploadRefused(f"The zip{inside}: {err}.") from None
+    else:
+        entry = _entry_from_manifest(archive.read(root + MANIFEST), names, title, inside)
+    for member in members:
+        if member.filename.endswith(".py") and not _is_litter(member.filename):
+            _check_text(archive.read(member), member.filename)
+    return entry
+
+
+def _entry_from_manifest(raw: bytes, names: set[str], title: str, inside: str) -> str:
+    manifest = _read_manifest(raw)
     entry = manifest.get("entry")
     if not isinstance(entry, str) or not entry.strip():
         raise UploadRefused(f'{MANIFEST} names no entry point. Add "entry": "bot.py" to it.')
     entry = str(PurePosixPath(entry))
     if entry not in names:
+        build = manifest.get("build")
+        hint = f" Build it first ({build}) and zip the folder again." if build else ""
         raise UploadRefused(
-            f"{MANIFEST} names the entry point {entry!r}, but the zip has no such file."
+            f"{MANIFEST} names the entry point {entry!r}, but the zip{inside} has no such "
+            f"file.{hint}"
         )
     declared = manifest.get("title")
     if not isinstance(declared, str) or not declared:
@@ -120,10 +145,27 @@ def _check_zip(data: bytes, title: str) -> str:
             f"{MANIFEST} says this bot plays {declared!r}, but this bot is for {title!r}. "
             "Upload it to a bot of the right title, or fix the manifest."
         )
-    for member in members:
-        if member.filename.endswith(".py"):
-            _check_text(archive.read(member), member.filename)
     return entry
+
+
+def _is_litter(name: str) -> bool:
+    return name.startswith(_ARCHIVER_LITTER[0]) or PurePosixPath(name).name in _ARCHIVER_LITTER
+
+
+def bot_root(members: list[zipfile.ZipInfo]) -> str:
+    """Where the bot's files sit in the zip: ``""`` (its top level) or ``"folder/"`` when
+    everything (archivers' litter aside) is inside that one top-level folder."""
+    tops = set()
+    for member in members:
+        if _is_litter(member.filename):
+            continue
+        first, slash, _ = member.filename.partition("/")
+        tops.add(first + slash)
+    if len(tops) == 1:
+        (top,) = tops
+        if top.endswith("/"):
+            return top
+    return ""
 
 
 def _check_member(member: zipfile.ZipInfo) -> None:
@@ -217,17 +259,18 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
     """
     # Every seat of every game asks: where the bot is ready, one stat() and no pathlib.
     ready = os.path.join(settings.ARENA_BOT_CACHE, sha256)
-    if artifact_format == "py":
-        if os.path.exists(os.path.join(ready, "bot.py")):
-            return Path(ready, "bot.py")
+    single = f"bot.{artifact_format}"
+    if artifact_format in SINGLE_FILE_FORMATS:
+        if os.path.exists(os.path.join(ready, single)):
+            return Path(ready, single)
     elif os.path.isdir(ready):
         return Path(ready)
     # Not ready here yet (another worker may be readying it too: both end with one copy).
     stored = artifact_path(sha256, artifact_format)
     cache = Path(settings.ARENA_BOT_CACHE)
     folder = cache / sha256
-    if artifact_format == "py":
-        target = folder / "bot.py"
+    if artifact_format in SINGLE_FILE_FORMATS:
+        target = folder / single
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".copy-")
         os.close(fd)
@@ -238,12 +281,34 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=cache, prefix=".unpack-"))
     with zipfile.ZipFile(stored) as archive:
-        for member in archive.infolist():
-            _check_member(member)  # checked at upload; checked again before writing anything
-            archive.extract(member, tmp)
+        _unpack(archive, tmp, entry)
     _readable_by_the_sandbox(tmp, *tmp.rglob("*"))
     try:
         os.rename(tmp, folder)
     except OSError:  # another worker unpacked it first
         shutil.rmtree(tmp, ignore_errors=True)
     return folder
+
+
+def _unpack(archive: zipfile.ZipFile, target: Path, entry: str) -> None:
+    """The bot's files into ``target``, its one top-level folder (if any) taken off; a file
+    keeps the executable bit the zip recorded, and the entry always gets one (a binary zipped
+    where files have no mode must still run)."""
+    members = archive.infolist()
+    root = bot_root(members)
+    for member in members:
+        _check_member(member)  # checked at upload; checked again before writing anything
+        relative = member.filename[len(root) :]
+        if _is_litter(member.filename) or not member.filename.startswith(root) or not relative:
+            continue
+        path = target / relative
+        if not path.resolve().is_relative_to(target.resolve()):
+            raise UploadRefused(f"The zip entry {member.filename!r} points outside the bot.")
+        if member.is_dir():
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with archive.open(member) as source, open(path, "wb") as out:
+            shutil.copyfileobj(source, out)
+        if (member.external_attr >> 16) & 0o111 or relative == entry:
+            path.chmod(0o755)

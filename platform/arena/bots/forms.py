@@ -16,6 +16,7 @@ class BotForm(forms.Form):
 class UploadForm(forms.Form):
     file = forms.FileField(
         allow_empty_file=True,
-        help_text="A single .py file, or a zip of your bot's folder with a bot.json manifest "
-        'such as {"entry": "bot.py"}.',
+        help_text="A single .py or .js file, or a zip of your bot's folder: with a bot.json "
+        'manifest such as {"entry": "bot.py"}, or without one when the entry is bot.py, main.py, '
+        "bot.js or main.js.",
     )

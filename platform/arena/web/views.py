@@ -1,8 +1,14 @@
+from pathlib import Path
+
+from django.conf import settings
 from django.db.models import Count
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 
 import engine
 from arena.tournaments.models import Tournament
+
+from .kits import find_kit, kit_zip, starter_kits
 
 
 def home(request):
@@ -31,3 +37,44 @@ def home(request):
             "finished": tournaments.filter(status="finished").order_by("-finished_at")[:10],
         },
     )
+
+
+# The bot author's documents the site serves as they are in the checkout (plain text).
+BOT_DOCS = {
+    "bot-protocol": "docs/bot-protocol.md",
+    "citadels": "docs/bots/citadels.md",
+    "praga": "docs/bots/praga.md",
+}
+
+
+def getting_started(request):
+    """What a bot is, the protocol in short, the starter kits, local games and uploading."""
+    by_title = []
+    for title_id in engine.titles():
+        kits = [kit for kit in starter_kits() if kit.title == title_id]
+        by_title.append(
+            {
+                "id": title_id,
+                "name": engine.title(title_id).name,
+                "kits": kits,
+                "bots": engine.bots(title_id),
+            }
+        )
+    return render(request, "web/getting_started.html", {"titles": by_title})
+
+
+def starter_kit_download(request, name: str):
+    kit = find_kit(name)
+    if kit is None:
+        raise Http404("There is no starter kit of that name.")
+    response = HttpResponse(kit_zip(kit), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{kit.name}.zip"'
+    return response
+
+
+def bot_doc(request, name: str):
+    relative = BOT_DOCS.get(name)
+    if relative is None:
+        raise Http404("There is no such document.")
+    text = (Path(settings.BASE_DIR) / relative).read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")

@@ -155,9 +155,26 @@ def test_it_refuses_a_zip_with_too_many_files(client, alice_bot, settings):
     )
 
 
-def test_it_refuses_a_zip_without_a_manifest(client, alice_bot):
-    data = zip_bytes({"bot.py": RANDOM_BOT_SOURCE})
-    assert_refused(client, alice_bot, "bot.zip", data, "no bot.json", "entry point")
+def test_it_refuses_a_zip_without_a_manifest_or_an_obvious_entry_naming_what_it_expected(
+    client, alice_bot
+):
+    data = zip_bytes({"strategy.py": RANDOM_BOT_SOURCE})
+    assert_refused(
+        client, alice_bot, "bot.zip", data, "no bot.json", "bot.py, main.py, bot.js or main.js"
+    )
+
+
+def test_it_refuses_a_zip_without_a_manifest_and_two_possible_entries(client, alice_bot):
+    data = zip_bytes({"mybot/bot.py": RANDOM_BOT_SOURCE, "mybot/main.py": RANDOM_BOT_SOURCE})
+    assert_refused(
+        client, alice_bot, "bot.zip", data, "inside its folder 'mybot/'", "bot.py and main.py"
+    )
+
+
+def test_a_missing_compiled_entry_is_refused_naming_the_build_command(client, alice_bot):
+    manifest = {"title": "citadels", "entry": "bot", "language": "executable", "build": "make"}
+    data = zip_bytes({"bot.cpp": "int main() {}\n"}, manifest=manifest)
+    assert_refused(client, alice_bot, "bot.zip", data, "'bot'", "Build it first (make)")
 
 
 def test_it_refuses_a_manifest_naming_a_missing_entry_point(client, alice_bot):
@@ -176,7 +193,9 @@ def test_it_refuses_a_bot_for_the_wrong_title(client, alice_bot):
 
 
 def test_it_refuses_a_file_that_is_neither_python_nor_zip(client, alice_bot):
-    assert_refused(client, alice_bot, "bot.exe", b"MZ\x90\x00", "neither a .py file nor a zip")
+    assert_refused(
+        client, alice_bot, "bot.exe", b"MZ\x90\x00", "neither a .py or .js file nor a zip"
+    )
 
 
 def test_it_refuses_a_corrupt_zip(client, alice_bot):
@@ -245,3 +264,91 @@ def test_a_bot_is_readied_once_per_worker_cache_and_again_if_the_cache_lost_it(
     readied = runnable_path(version.sha256, version.artifact_format, version.entry)
     assert readied == first
     assert (readied if kind == "py" else readied / "bot.py").read_text() == RANDOM_BOT_SOURCE
+
+
+# -- what people actually make: a folder zipped whole, no manifest, other languages ----------
+
+
+def readied(version) -> Path:
+    from arena.bots.services import seat_plan
+
+    return Path(seat_plan(version).path)
+
+
+@pytest.mark.parametrize(
+    ("files", "entry", "language"),
+    [
+        ({"mybot/bot.json": '{"title": "citadels", "entry": "bot.py"}'}, "bot.py", "python"),
+        ({}, "bot.py", "python"),
+        ({"__MACOSX/mybot/._bot.py": "x", "mybot/.DS_Store": "x"}, "bot.py", "python"),
+    ],
+    ids=["with-manifest", "without-manifest", "with-macos-litter"],
+)
+def test_a_zip_of_a_whole_folder_is_read_inside_that_folder(
+    alice_bot, settings, tmp_path, files, entry, language
+):
+    from arena.bots.services import upload_version
+    from workers.manifest import load_bot
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    data = zip_bytes({"mybot/bot.py": RANDOM_BOT_SOURCE, "mybot/lib/util.py": "X = 1\n", **files})
+    version = upload_version(bot=alice_bot, filename="mybot.zip", data=data)
+    assert version.entry == entry
+    folder = readied(version)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["bot.py", "lib"] + (["bot.json"] if "mybot/bot.json" in files else [])
+    )  # the folder's files, the folder itself and the litter taken off
+    bot = load_bot(folder, "citadels")
+    assert (bot.entry, bot.language) == (entry, language)
+
+
+def test_a_zip_without_a_manifest_with_bot_js_runs_with_node(alice_bot, settings, tmp_path):
+    from arena.bots.services import upload_version
+    from workers.manifest import load_bot
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    data = zip_bytes({"bot.js": "// a bot\n", "README.md": "mine\n"})
+    version = upload_version(bot=alice_bot, filename="js.zip", data=data)
+    assert version.entry == "bot.js"
+    assert load_bot(readied(version), "citadels").language == "node"
+
+
+def test_a_single_js_file_is_a_bot_version(alice_bot, settings, tmp_path):
+    from arena.bots.services import upload_version
+    from workers.manifest import load_bot
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    version = upload_version(bot=alice_bot, filename="foxy.js", data=b"// a bot\n")
+    assert (version.artifact_format, version.entry) == ("js", "foxy.js")
+    bot = load_bot(readied(version))
+    assert (bot.single_file, bot.language, bot.entry) == (True, "node", "bot.js")
+
+
+def test_an_executable_entry_runs_even_from_a_zip_that_recorded_no_file_modes(
+    alice_bot, settings, tmp_path
+):
+    from arena.bots.services import upload_version
+    from workers.manifest import load_bot
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    manifest = {"title": "citadels", "entry": "run.sh", "language": "executable"}
+    data = zip_bytes({"run.sh": "#!/bin/sh\nexec cat\n", "data.txt": "1\n"}, manifest=manifest)
+    version = upload_version(bot=alice_bot, filename="sh.zip", data=data)
+    folder = readied(version)
+    assert load_bot(folder, "citadels").language == "executable"  # it checks the bit itself
+    assert folder.joinpath("run.sh").stat().st_mode & 0o111
+    assert not folder.joinpath("data.txt").stat().st_mode & 0o111
+
+
+def test_a_file_the_zip_marks_executable_stays_executable(alice_bot, settings, tmp_path):
+    from arena.bots.services import upload_version
+
+    settings.ARENA_BOT_CACHE = tmp_path / "cache"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("bot.py", RANDOM_BOT_SOURCE)
+        info = zipfile.ZipInfo("tools/helper")
+        info.external_attr = 0o755 << 16
+        archive.writestr(info, "#!/bin/sh\n")
+    version = upload_version(bot=alice_bot, filename="b.zip", data=buffer.getvalue())
+    assert readied(version).joinpath("tools/helper").stat().st_mode & 0o111

@@ -1,4 +1,4 @@
-"""Bots on disk: a directory with bot.json, or a single .py file."""
+"""Bots on disk: a directory with bot.json or one obvious entry file, or a single file."""
 
 import json
 
@@ -41,6 +41,7 @@ def test_a_single_python_file_is_a_bot(tmp_path):
         ({"entry": "bot.py"}, 'bot.json needs a "title" text field'),
         ({"title": "citadels"}, 'bot.json needs a "entry" text field'),
         ({"title": "citadels", "entry": "bot.py", "language": "rust"}, "language 'rust' is not"),
+        ({"title": "citadels", "entry": "bot.py", "build": ["make"]}, '"build" must be text'),
         ({"title": "citadels", "entry": "../bot.py"}, "must be a path inside the bot's directory"),
         ({"title": "citadels", "entry": "/bot.py"}, "must be a path inside the bot's directory"),
         ({"title": "citadels", "entry": "main.py"}, "entry file 'main.py' is not in the bot's"),
@@ -61,7 +62,44 @@ def test_missing_paths_and_other_files_are_refused(tmp_path):
     with pytest.raises(BotSpecError, match="does not exist"):
         load_bot(tmp_path / "nothing")
     (tmp_path / "bot.zip").write_bytes(b"PK")
-    with pytest.raises(BotSpecError, match="must be a .py file"):
+    with pytest.raises(BotSpecError, match="must be a .py or .js file"):
         load_bot(tmp_path / "bot.zip")
-    with pytest.raises(BotSpecError, match="has no bot.json"):
+    with pytest.raises(BotSpecError, match="there is no bot.json and none of bot.py, main.py"):
         load_bot(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("entry", "language"),
+    [("bot.py", "python"), ("main.py", "python"), ("bot.js", "node"), ("main.js", "node")],
+)
+def test_a_directory_with_one_obvious_entry_needs_no_manifest(tmp_path, entry, language):
+    (tmp_path / "mybot").mkdir()
+    (tmp_path / "mybot" / entry).write_text("")
+    (tmp_path / "mybot" / "helpers.py").write_text("")
+    files = load_bot(tmp_path / "mybot", "citadels")
+    assert (files.entry, files.language, files.title, files.name) == (
+        entry,
+        language,
+        None,
+        "mybot",
+    )
+
+
+def test_two_possible_entries_without_a_manifest_are_refused_naming_both(tmp_path):
+    for name in ("bot.py", "main.js"):
+        (tmp_path / name).write_text("")
+    with pytest.raises(BotSpecError, match="both bot.py and main.js could be the entry"):
+        load_bot(tmp_path)
+
+
+def test_a_single_javascript_file_runs_with_node(tmp_path):
+    (tmp_path / "solo.js").write_text("")
+    files = load_bot(tmp_path / "solo.js")
+    assert (files.single_file, files.language, files.entry) == (True, "node", "solo.js")
+
+
+def test_a_missing_compiled_entry_names_the_build_command(tmp_path):
+    manifest = {"title": "praga", "entry": "bot", "language": "executable", "build": "make"}
+    bot = write_bot(tmp_path / "b", manifest, files=("bot.cpp",))
+    with pytest.raises(BotSpecError, match="entry file 'bot' is not .*; build it first: make"):
+        load_bot(bot, "praga")
