@@ -2,6 +2,7 @@
 `check --deploy` clean with the production environment of deploy/env.example, and gunicorn
 serving pages and static files (whitenoise) with the HTTPS switches as set there."""
 
+import re
 import subprocess
 import sys
 
@@ -18,6 +19,7 @@ from .conftest import (
     manage,
     operator_env,
     production_env_in,
+    read_env_file,
     wait_for_port,
 )
 
@@ -56,6 +58,13 @@ def test_a_development_machine_may_sign_with_the_development_key(tmp_path):
 
 def test_a_long_random_key_is_accepted():
     assert secret_key_problem("kQ3v9-Zr7wYpL2sXb8NfT6mJ4hD1cGe0aUoRiWlEtSyVxBnMqPkHjF") is None
+
+
+def test_env_example_lists_every_variable_the_settings_read():
+    source = (ROOT / "platform" / "arena" / "settings.py").read_text()
+    read = set(re.findall(r"\(\s*\"(ARENA_[A-Z0-9_]+)\"", source))
+    assert len(read) > 30
+    assert read <= set(read_env_file(ROOT / "deploy" / "env.example")), read
 
 
 def test_check_deploy_is_clean_with_the_production_environment(production_env):
