@@ -6,11 +6,14 @@ kombu's filesystem transport under ``var/``, so a fresh clone works with no serv
 ``deploy/env.example`` lists every variable.
 """
 
+import contextlib
 import os
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+
+from arena.security import DEV_SECRET_KEY
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # The embedded database, the filesystem broker's folders, the demo's logs and beat schedule.
@@ -133,13 +136,40 @@ def broker_from_url(url: str) -> tuple[str, str | None, dict]:
     )
 
 
-SECRET_KEY = env_str("ARENA_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("ARENA_DEBUG", True)
-if not DEBUG and SECRET_KEY.startswith("dev-only"):
-    raise ImproperlyConfigured(
-        "set ARENA_SECRET_KEY to a long random value when ARENA_DEBUG is off"
-    )
+def proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto`` (or ``HTTP_X_FORWARDED_PROTO``) into Django's (META key, "https")."""
+    if not name:
+        return None
+    key = name.upper().replace("-", "_")
+    if not key.replace("_", "").isalnum():
+        raise ImproperlyConfigured(f"ARENA_PROXY_SSL_HEADER must be a header name, not {name!r}")
+    return (key if key.startswith("HTTP_") else f"HTTP_{key}", "https")
+
+
+# --- Security and deployment -------------------------------------------------------------
+# DEBUG is off unless asked for (the demo and a developer's shell ask). With it off the web
+# service refuses to start without a real secret key (arena.security, called by arena.wsgi);
+# commands, workers and the tests need none, since only the web signs sessions and tokens.
+DEBUG = env_bool("ARENA_DEBUG", False)
+SECRET_KEY = env_str("ARENA_SECRET_KEY", "") or DEV_SECRET_KEY
 ALLOWED_HOSTS = [h for h in env_str("ARENA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+# Origins (scheme://host[:port]) allowed to post forms when they differ from the Host header,
+# e.g. a proxy on another port.
+CSRF_TRUSTED_ORIGINS = [o for o in env_str("ARENA_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# ARENA_HTTPS=true: the site is served over HTTPS only. It sets the defaults of the three
+# switches below; each can still be set on its own.
+ARENA_HTTPS = env_bool("ARENA_HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("ARENA_SSL_REDIRECT", ARENA_HTTPS)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("ARENA_SECURE_COOKIES", ARENA_HTTPS)
+SECURE_HSTS_SECONDS = env_int(
+    "ARENA_HSTS_SECONDS", 31_536_000 if ARENA_HTTPS else 0, low=0, high=63_072_000
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ARENA_HSTS_INCLUDE_SUBDOMAINS", ARENA_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("ARENA_HSTS_PRELOAD", False)
+# Behind a TLS-terminating proxy: the header it sets to "https" (e.g. X-Forwarded-Proto).
+# Set it only when that proxy overwrites the header, or a client could claim HTTPS.
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(env_str("ARENA_PROXY_SSL_HEADER", ""))
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -163,6 +193,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from STATIC_ROOT (collectstatic) with DEBUG off; from the apps with it on.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -202,7 +234,15 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env_str("ARENA_STATIC_ROOT", str(VAR_DIR / "static")))
+# Compressed copies made by collectstatic; names stay unhashed, so a page renders before
+# collectstatic has run (the tests, a fresh checkout) and whitenoise keeps caching short.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+with contextlib.suppress(OSError):  # whitenoise warns on every start when it is missing
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-bots"
 LOGOUT_REDIRECT_URL = "home"

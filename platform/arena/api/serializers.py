@@ -65,12 +65,28 @@ class BotVersionSerializer(serializers.ModelSerializer):
         return None
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class HiddenSeedMixin:
+    """``seed`` reads as null until the object says it is public (``seed_is_public()``): a
+    seed known before the games are played gives their whole deal away."""
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not instance.seed_is_public():
+            data["seed"] = None
+        return data
+
+
+class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", read_only=True)
     entrants = serializers.PrimaryKeyRelatedField(
         many=True, queryset=BotVersion.objects.filter(status=BotVersion.Status.READY)
     )
     options = serializers.DictField(required=False, help_text="rule option overrides")
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="left out: drawn at random; reads as null until the tournament is over",
+    )
 
     class Meta:
         model = Tournament
@@ -115,8 +131,11 @@ class GameSeatSerializer(serializers.ModelSerializer):
         ]
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     seats = GameSeatSerializer(many=True, read_only=True)
+    seed = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="null until every game dealt from it is over"
+    )
 
     class Meta:
         model = Game

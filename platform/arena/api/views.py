@@ -109,7 +109,7 @@ class TournamentViewSet(
                 options=data.get("options") or {},
                 decision_ms=data.get("decision_ms", 1000),
                 bank_ms=data.get("bank_ms", 10_000),
-                seed=data.get("seed", 1),
+                seed=data.get("seed"),  # None: drawn at random
             )
         except engine.ConfigError as err:
             raise ValidationError({"options": [str(err)]}) from None

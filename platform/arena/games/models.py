@@ -68,6 +68,14 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
 
+    def seed_is_public(self) -> bool:
+        """The seed fixes the whole deal: shown once no game dealt from it is left to play
+        (the seat rotations of a duplicate table share one)."""
+        if self.status not in self.DONE:
+            return False
+        dealt_alike = Game.objects.filter(tournament_id=self.tournament_id, seed=self.seed)
+        return not dealt_alike.exclude(status__in=self.DONE).exists()
+
 
 class GameSeat(models.Model):
     class Status(models.TextChoices):

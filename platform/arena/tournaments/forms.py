@@ -53,7 +53,11 @@ class TournamentForm(forms.Form):
     )
     decision_ms = forms.IntegerField(min_value=10, max_value=600_000, initial=1000)
     bank_ms = forms.IntegerField(min_value=0, max_value=3_600_000, initial=10_000)
-    seed = forms.IntegerField(min_value=0, initial=1)
+    seed = forms.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="Leave empty to draw one at random. It is shown once the tournament is over.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

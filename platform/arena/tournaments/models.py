@@ -56,6 +56,10 @@ class Tournament(models.Model):
         """Only its organiser (and staff) may change, start, pause or cancel it."""
         return user.is_authenticated and (user.pk == self.organiser_id or user.is_staff)
 
+    def seed_is_public(self) -> bool:
+        """Every game's seed derives from it: shown once no game is left to play."""
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
     @property
     def is_open(self) -> bool:
         return self.status in (self.Status.RUNNING, self.Status.PAUSED)

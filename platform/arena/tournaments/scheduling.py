@@ -10,6 +10,7 @@ fewest games, among ratings close to theirs.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from engine.core.rng import Rng, derive_seed
@@ -22,6 +23,12 @@ class PlannedGame:
     table: int
     seed: int
     seating: tuple[int, ...]  # entrant index at each seat
+
+
+def draw_seed() -> int:
+    """A tournament's seed when its organiser sets none: drawn at random, so tournaments with
+    the same entrants play different deals, and nobody can work the deals out beforehand."""
+    return secrets.randbits(63)
 
 
 def game_seed(base: int, *labels: int | str) -> int:

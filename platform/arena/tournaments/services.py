@@ -49,7 +49,7 @@ def create_tournament(
     options: dict[str, Any] | None = None,
     decision_ms: int = 1000,
     bank_ms: int = 10_000,
-    seed: int = 1,
+    seed: int | None = None,
 ) -> Tournament:
     """A draft tournament; TournamentError / engine.ConfigError say what is wrong."""
     resolved = resolve_options(title, seats, options or {})
@@ -70,7 +70,7 @@ def create_tournament(
             ladder_games=ladder_games,
             decision_ms=decision_ms,
             bank_ms=bank_ms,
-            seed=seed & scheduling.SEED_MASK,
+            seed=(scheduling.draw_seed() if seed is None else seed) & scheduling.SEED_MASK,
         )
         Entrant.objects.bulk_create(Entrant(tournament=tournament, bot_version=v) for v in entrants)
     return tournament

@@ -4,6 +4,7 @@ Everything started here is stopped here: Ctrl-C (or SIGTERM) ends the worker and
 server by their process ids before the command exits.
 """
 
+import os
 import signal
 import subprocess
 import sys
@@ -19,6 +20,10 @@ from arena.tournaments.models import Tournament
 
 ROOT = Path(settings.BASE_DIR)
 VAR = Path(settings.VAR_DIR)
+# The demo's web server is a development one: it shows errors and serves the apps' static
+# files itself, with no collectstatic (ARENA_DEBUG set in the environment still wins). The
+# worker keeps DEBUG off, where Django does not record every statement.
+DEMO_WEB_ENV = {"ARENA_DEBUG": "true"}
 
 
 class Command(BaseCommand):
@@ -67,8 +72,9 @@ class Command(BaseCommand):
         log = open(VAR / "demo-web.log", "ab")  # noqa: SIM115 (kept for the child)
         command = [sys.executable, "manage.py", "runserver", addr, "--noreload"]
         return subprocess.Popen(
-            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+            command, cwd=ROOT, env=_demo_web_env(), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
 
     def _start_tournaments(self) -> list[Tournament]:
         demo = list(Tournament.objects.filter(organiser__username="demo").order_by("id"))
@@ -111,6 +117,10 @@ class Command(BaseCommand):
             if exit_when_done and len(reported) == len(demo):
                 return
             time.sleep(2)
+
+
+def _demo_web_env() -> dict[str, str]:
+    return {**DEMO_WEB_ENV, **os.environ}
 
 
 def _raise_interrupt(signum, frame):
