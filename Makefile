@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench setup sandbox-deps browser-deps kit-deps clean
+.PHONY: demo test lint format bench setup sandbox-deps browser-deps test-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -27,14 +27,14 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "Install the Debian package chromium: the browser test drives it"; exit 1; fi; }
 
-# Debian packages the starter kits' tests use (root only; skipped when present): Node.js runs
-# the JavaScript kits in the sandbox, g++ builds the C++ kits.
-kit-deps:
-	@missing=""; for pair in node:nodejs g++:g++; do \
+# Debian packages only the tests use (root only; skipped when present): Node.js runs the
+# JavaScript starter kits in the sandbox, g++ builds the C++ kits, tini is the deploy image's init.
+test-deps:
+	@missing=""; for pair in node:nodejs g++:g++ tini:tini; do \
 	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	  else echo "Install the Debian packages$$missing: the kits' tests run Node.js and build C++"; exit 1; fi; fi
+	  else echo "Install the Debian packages$$missing: the tests run Node.js and tini and build C++"; exit 1; fi; fi
 
 # The platform demo on embedded defaults (SQLite, filesystem broker): migrate, seed, then a
 # worker plays the demo tournaments while the site serves http://127.0.0.1:8000 (Ctrl-C stops all).
@@ -43,7 +43,7 @@ demo: setup sandbox-deps
 	$(PY) manage.py seed_demo
 	$(PY) manage.py run_demo
 
-test: setup sandbox-deps browser-deps kit-deps
+test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q
 
 lint: setup
