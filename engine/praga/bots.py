@@ -144,14 +144,14 @@ class HeuristicBot(Bot):
             return 0.0
         tile = placing["tile"]
         if tile["type"] == "building":
-            c = default_components()
+            components = default_components()
             h = o["hex"]
-            value = c.city.space_vp.get(h, 0) - 0.8 * c.city.surcharge.get(h, 0)
-            square = c.city.space_square[h]
+            value = components.city.space_vp.get(h, 0) - 0.8 * components.city.surcharge.get(h, 0)
+            square = components.city.space_square[h]
             built = {b["hex"] for b in obs["city"]["buildings"]}
-            left = [x for x in c.city.square_spaces[square] if x not in built and x != h]
+            left = [x for x in components.city.square_spaces[square] if x not in built and x != h]
             if tile.get("crown"):
-                value += 0.5 * (len(c.city.square_spaces[square]) - len(left))
+                value += 0.5 * (len(components.city.square_spaces[square]) - len(left))
             if tile.get("cube") and not left:
                 value += 2.0  # completes the square now
             return value + max(self._placement(obs, me, tile, h, r) for r in range(6))
@@ -165,17 +165,17 @@ class HeuristicBot(Bot):
 
     def _placement(self, obs, me, tile, h, rotation) -> float:
         """Edge icons that meet icons and corners that meet corners of the same colour."""
-        c = default_components()
+        components = default_components()
         if tile["type"] == "building":
-            board = c.city.board
+            board = components.city.board
             corners_at = {}
             for b in obs["city"]["buildings"]:
-                printed = c.tiles[c.tile_index[b["tile"]]].corners
+                printed = components.tiles[components.tile_index[b["tile"]]].corners
                 for k in range(6):
                     if printed[(k - b["rotation"]) % 6]:
                         v = board.vertices[b["hex"]][k]
                         corners_at[v] = corners_at.get(v, 0) + 1
-            for v in c.city.blue_vertices:
+            for v in components.city.blue_vertices:
                 corners_at[v] = corners_at.get(v, 0) + 1
             return sum(
                 self.weights["blue"] * corners_at.get(board.vertices[h][k], 0)
@@ -184,7 +184,7 @@ class HeuristicBot(Bot):
             )
         board = ACTION_BOARD.board
         tops = {
-            x["hex"]: (c.tiles[c.tile_index[x["tiles"][-1]]], x["rotation"])
+            x["hex"]: (components.tiles[components.tile_index[x["tiles"][-1]]], x["rotation"])
             for x in me["action_board"]
         }
         value = 0.0

@@ -1,0 +1,59 @@
+"""What a seat holds and pays: points, gold, stone, eggs, windows, technologies held."""
+
+from __future__ import annotations
+
+
+def gain_vp(state, seat: int, n: int) -> None:
+    state.score[seat] += n
+
+
+def has_tech(state, seat: int, effect: str, **match) -> bool:
+    for tid, turn, _used in state.techs[seat]:
+        tech = state.components.techs[tid]
+        if (
+            tech["effect"] == effect
+            and all(tech.get(k) == v for k, v in match.items())
+            and turn < state.turn_no
+        ):
+            return True
+    return False
+
+
+def can_pay(state, seat: int, cost: dict) -> bool:
+    have = {
+        "gold": state.gold,
+        "stone": state.stone,
+        "silver": state.silver_windows,
+        "egg": state.eggs,
+    }
+    return all(have[k][seat] >= v for k, v in cost.items())
+
+
+def pay(state, seat: int, cost: dict) -> None:
+    for k, v in cost.items():
+        if k == "gold":
+            state.gold[seat] -= v
+        elif k == "stone":
+            state.stone[seat] -= v
+        elif k == "silver":
+            state.silver_windows[seat] -= v
+            state.silver_window_supply += v
+        elif k == "egg":
+            state.eggs[seat] -= v
+
+
+def can_pay_windows(state, seat: int, pay: str) -> bool:
+    if pay == "gold_gold":
+        return state.gold_windows[seat] >= 2
+    return state.gold_windows[seat] >= 1 and state.silver_windows[seat] >= 1
+
+
+def pay_windows(state, seat: int, pay: str) -> None:
+    state.gold_windows[seat] -= 1
+    state.gold_window_supply += 1
+    if pay == "gold_gold":
+        state.gold_windows[seat] -= 1
+        state.gold_window_supply += 1
+    else:
+        state.silver_windows[seat] -= 1
+        state.silver_window_supply += 1
