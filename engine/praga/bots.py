@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.bots import Bot
 
-from .components import default_components
+from .components import CAP, Components, default_components
 from .geometry import ACTION_BOARD
 
 BASE = {
@@ -38,6 +38,11 @@ class HeuristicBot(Bot):
     weights: dict = BASE
     action_bias: dict = {}
     climb_value = 3.0
+
+    def __init__(self, seed: int = 0, components: Components | None = None):
+        super().__init__(seed)
+        # the game's component set (the title's): tiles on boards are named by id only
+        self.components = components or default_components()
 
     def choose(self, observation, kind, options):
         me = observation["you"] if observation else None
@@ -144,7 +149,7 @@ class HeuristicBot(Bot):
             return 0.0
         tile = placing["tile"]
         if tile["type"] == "building":
-            components = default_components()
+            components = self.components
             h = o["hex"]
             value = components.city.space_vp.get(h, 0) - 0.8 * components.city.surcharge.get(h, 0)
             square = components.city.space_square[h]
@@ -165,7 +170,7 @@ class HeuristicBot(Bot):
 
     def _placement(self, obs, me, tile, h, rotation) -> float:
         """Edge icons that meet icons and corners that meet corners of the same colour."""
-        components = default_components()
+        components = self.components
         if tile["type"] == "building":
             board = components.city.board
             corners_at = {}
@@ -191,7 +196,7 @@ class HeuristicBot(Bot):
         for k in range(6):
             icon = tile["edges"][(k - rotation) % 6]
             n = board.neighbours[h][k]
-            if icon and n in tops:
+            if icon and icon != CAP and n in tops:
                 other, r2 = tops[n]
                 icon2 = other.edges[((k + 3) % 6 - r2) % 6]
                 if icon2:
@@ -245,3 +250,6 @@ class BuilderBot(HeuristicBot):
 
     def tile_bias(self, tile):
         return 2.0 * tile.get("cube", False) + (2.5 if tile["type"] == "wall" else 0)
+
+
+BOTS = {"climber": ClimberBot, "builder": BuilderBot}

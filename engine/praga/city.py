@@ -32,8 +32,24 @@ def place_city_tile(state, h: int, tile: int, rotation: int, owner: int) -> int:
     return tokens
 
 
+def take_both_rewards(state, seat: int, tile: int) -> None:
+    """Seed §广场板块: both rewards are one alternative of the upper reward and the lower one."""
+    gain(state, seat, state.components.squares[tile]["lower"])
+    take_upper_reward(state, seat, tile)
+
+
+def take_upper_reward(state, seat: int, tile: int) -> None:
+    """The upper reward: one of its alternatives (one lateral move, on either structure)."""
+    upper = state.components.squares[tile]["upper"]
+    if len(upper) == 1:
+        gain(state, seat, upper[0])
+    else:
+        state.steps.append(("square_reward", seat, tile))
+
+
 def resolve_square(state, square: int, active: int) -> None:
-    """Seed §广场奖励: the last building around a square resolves it."""
+    """Seed §广场奖励: the last building around a square resolves it. Every claimant takes one
+    of the tile's two rewards, the one with most cubes (ties: most spent, then all) both."""
     state.square_done[square] = True
     spaces = state.components.city.square_spaces[square]
     count = [0] * state.players
@@ -46,20 +62,16 @@ def resolve_square(state, square: int, active: int) -> None:
     t = state.square_tile[square]
     claimants = [p for p in range(state.players) if count[p]]
     if t >= 0 and claimants:
-        sq = state.components.squares[t]
         best = max((count[p], spent[p]) for p in claimants)
         winners = [p for p in claimants if (count[p], spent[p]) == best]
         order = [(active + i) % state.players for i in range(state.players)]
-        for p in reversed(order):
+        for p in reversed(order):  # pushed last, decided first: the active seat begins
             if p not in claimants:
                 continue
-            if p in winners and sq.get("majority") != "one_upper_and_lower":
-                for reward in sq["upper"]:
-                    gain(state, p, reward)
-            else:
-                if p in winners:
-                    gain(state, p, sq["lower"])
-                state.steps.append(("square_reward", p, square, -1))
+            if p in winners:  # the majority takes both rewards
+                take_both_rewards(state, p, t)
+            else:  # any other claimant takes one of the two
+                state.steps.append(("square_half", p, t))
     for h in spaces:
         owner = state.city_cube.pop(h, -1)
         if owner >= 0:

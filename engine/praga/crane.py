@@ -12,14 +12,13 @@ def take_tile(state, option: dict) -> None:
     # seed §位置的费用及奖励: pay the red cost or score the blue points at once
     seat, t = state.active, option["tile"]
     slot = state.slot_tile.index(t)
-    frame = state.components.crane["frame"][(slot + state.crane_rotation) % 12]
+    frame = state.components.crane["frame"][
+        (slot + state.crane_rotation) % state.components.wheel_slots
+    ]
     state.gold[seat] -= frame.get("cost", 0)
     # seed §回合结束 4: a tile that left the blue zone stays worth 5 points, stacking with
     # the blue zone's points
-    points = (
-        frame.get("points", 0)
-        + state.five_point_token[t] * state.components.crane["past_blue_token_points"]
-    )
+    points = frame.get("points", 0) + state.five_point_token[t] * state.components.past_blue_points
     state.five_point_token[t] = 0
     state.slot_tile[slot] = -1
     state.t_tile = t
@@ -35,7 +34,7 @@ def automa_turn(state) -> None:
     """Seed §单人变体: the opponent takes the tile furthest along and returns it."""
     best = max(
         (slot for slot, t in enumerate(state.slot_tile) if t >= 0),
-        key=lambda slot: (slot + state.crane_rotation) % 12,
+        key=lambda slot: (slot + state.crane_rotation) % state.components.wheel_slots,
     )
     tile = state.slot_tile[best]
     state.slot_tile[best] = -1
@@ -48,16 +47,20 @@ def rotate_crane(state, tile: int) -> None:
     crane = state.components.crane
     box = crane["box_slot"]
     state.turn_no += 1
-    state.crane_rotation = (state.crane_rotation + 1) % 12
+    state.crane_rotation = (state.crane_rotation + 1) % state.components.wheel_slots
     dropped = False
-    if (box + state.crane_rotation) % 12 == 0:
-        state.crane_rotation = (state.crane_rotation + 1) % 12
+    if (box + state.crane_rotation) % state.components.wheel_slots == 0:
+        state.crane_rotation = (state.crane_rotation + 1) % state.components.wheel_slots
         dropped = True
-    slot0 = (0 - state.crane_rotation) % 12
+    slot0 = (0 - state.crane_rotation) % state.components.wheel_slots
     state.slot_tile[slot0] = tile
     frame = crane["frame"]
     for slot, t in enumerate(state.slot_tile):
-        if t >= 0 and frame[(slot + state.crane_rotation) % 12]["zone"] == "past":
+        if (
+            t >= 0
+            and frame[(slot + state.crane_rotation) % state.components.wheel_slots]["zone"]
+            == "past"
+        ):
             state.slot_tile[slot] = -1
             # 000 §回合结束 4: "仍然价值五分" - still worth 5, the one token marking it;
             # a second trip past the blue zone does not make it 10
@@ -76,7 +79,7 @@ def rotate_crane(state, tile: int) -> None:
             end_game(state)
             return
     if state.era_crossed and state.period == 1:
-        arrow = (crane["arrow_slot"] + state.crane_rotation) % 12
+        arrow = (crane["arrow_slot"] + state.crane_rotation) % state.components.wheel_slots
         if arrow == crane["star_position"]:
             change_period(state)
 
@@ -90,7 +93,7 @@ def overflow_slot(state) -> int:
     greens = [p for p, f in enumerate(frame) if f["zone"] == "green"]
     last_red = max(p for p, f in enumerate(frame) if f["zone"] == "red")
     for position in greens + list(range(last_red, -1, -1)):
-        slot = (position - state.crane_rotation) % 12
+        slot = (position - state.crane_rotation) % state.components.wheel_slots
         if slot != box and state.slot_tile[slot] == -1:
             return slot
     raise AssertionError("the crane has no empty space for a tile")

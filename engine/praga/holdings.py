@@ -19,6 +19,9 @@ def has_tech(state, seat: int, effect: str, **match) -> bool:
     return False
 
 
+PAYABLE = ("gold", "stone", "silver", "egg")  # what a printed cost may ask for
+
+
 def can_pay(state, seat: int, cost: dict) -> bool:
     have = {
         "gold": state.gold,

@@ -187,15 +187,16 @@ def _crane(state) -> dict:
     crane = []
     for slot, t in enumerate(state.slot_tile):
         if t >= 0:
-            f = frame[(slot + state.crane_rotation) % 12]
+            f = frame[(slot + state.crane_rotation) % state.components.wheel_slots]
             crane.append(
                 {
                     "tile": t,
                     "actions": [ACTIONS[a] for a in state.tile_actions[t]],
-                    "position": (slot + state.crane_rotation) % 12,
+                    "position": (slot + state.crane_rotation) % state.components.wheel_slots,
                     "zone": f["zone"],
                     "cost": f.get("cost", 0),
-                    "points": f.get("points", 0) + 5 * state.five_point_token[t],
+                    "points": f.get("points", 0)
+                    + components.past_blue_points * state.five_point_token[t],
                     "bonus": components.crane["slot_bonuses"][slot],
                 }
             )

@@ -66,6 +66,8 @@ FREE_EFFECTS = {
         state, seat, free["vp"] * state.silver_windows[seat]
     ),
 }
+# Replacement-tile kinds that score while the marker is on the section (points_while_here).
+WHILE_HERE = ("while_here_upgrade", "while_here_wall", "while_here_plain_building")
 # Kinds taken without being chosen when the turn ends (everything but paying).
 TAKEN_AT_END = ("gain", "per_period1_upgrade", "per_silver")
 

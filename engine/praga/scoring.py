@@ -87,24 +87,27 @@ V_TILE_POINTS = {
 }
 
 
+SEAL_SCORES = ("points", "per_gold", "per_stone", "per_gold_and_stone")  # misc.json seal score
+
+
 def _seal_points(state, seat: int) -> int:
-    """Seed §玺印: spend gold and stone for points, split the best way between one's seals."""
-    kinds = [
+    """Seed §玺印: spend gold and stone for points, split the best way between one's seals.
+
+    A seal's ``score`` (misc.json) is flat ``points``, or points ``per_gold``, ``per_stone`` or
+    ``per_gold_and_stone`` (a pair) spent at the end."""
+    scores = [
         seal["score"]
         for i, seal in enumerate(state.components.seals)
         if state.seal_owner[i] == seat
     ]
-    flat = sum({"vp6": 6, "vp4_gold1": 4}.get(k, 0) for k in kinds)
+    flat = sum(score.get("points", 0) for score in scores)
+    per_gold = max((score.get("per_gold", 0) for score in scores), default=0)
+    per_stone = max((score.get("per_stone", 0) for score in scores), default=0)
+    per_pair = max((score.get("per_gold_and_stone", 0) for score in scores), default=0)
     gold, stone = state.gold[seat], state.stone[seat]
     best = 0
-    pairs_max = min(gold, stone) if "pair3" in kinds else 0
-    for pairs in range(pairs_max + 1):
-        g, st = gold - pairs, stone - pairs
-        total = 3 * pairs
-        if "gold2" in kinds:
-            total += 2 * g
-        if "stone2" in kinds:
-            total += 2 * st
+    for pairs in range(min(gold, stone) + 1 if per_pair else 1):
+        total = per_pair * pairs + per_gold * (gold - pairs) + per_stone * (stone - pairs)
         best = max(best, total)
     return flat + best
 

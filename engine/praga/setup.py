@@ -24,19 +24,21 @@ def setup_game(state) -> None:
     # crane (seed §行动起重机设置)
     side = components.crane["tiles_b" if opts["crane_side"] == "B" else "tiles_a"]["pairs"]
     state.tile_actions = [(ACTIONS.index(a), ACTIONS.index(b)) for a, b in side]
-    order = list(range(6))
+    order = list(range(len(side)))
     if opts["crane_order"] == "random":
         chance.shuffle(order)
     state.crane_rotation = components.crane["box_start"][key]
-    state.slot_tile = [-1] * 12
+    state.slot_tile = [-1] * components.wheel_slots
     position = 0
     for t in order:
-        while (position - state.crane_rotation) % 12 == components.crane["box_slot"]:
+        while (position - state.crane_rotation) % components.wheel_slots == components.crane[
+            "box_slot"
+        ]:
             position += 1
-        state.slot_tile[(position - state.crane_rotation) % 12] = t
+        state.slot_tile[(position - state.crane_rotation) % components.wheel_slots] = t
         position += 1
     state.crane_setup = tuple(order)  # for analytics: the action-tile order from red start
-    state.five_point_token = [0] * 6
+    state.five_point_token = [0] * len(side)
     state.platform = components.crane["platform_start"][key]
     state.era_crossed = False
     # hex tile stacks (seed §设置 12) and rows: three normal slots then the special one

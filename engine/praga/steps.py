@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import can_perform, perform, produce, tile_affordable
 from .board import place_board_tile
-from .city import place_city_tile, resolve_square
+from .city import place_city_tile, resolve_square, take_both_rewards, take_upper_reward
 from .display import fill_row
 from .geometry import ACTION_BOARD, ACTIONS
 from .holdings import can_pay, gain_vp, pay
@@ -212,16 +212,28 @@ def orient_building(state, step, option):
         resolve_square(state, square, seat)
 
 
+def square_half_options(state, step):
+    return [{"kind": "square_reward", "choice": half} for half in (0, 1)]
+
+
+def square_half(state, step, option):
+    """A claimant without the majority: the upper reward (choice 0) or the lower one (1)."""
+    _, seat, tile = step
+    if option["choice"] == 0:
+        take_upper_reward(state, seat, tile)
+    else:
+        gain(state, seat, state.components.squares[tile]["lower"])
+
+
 def square_reward_options(state, step):
-    _, seat, square, mode = step
-    return [{"kind": "square_reward", "choice": i} for i in (0, 1)]
+    upper = state.components.squares[step[2]]["upper"]
+    return [{"kind": "square_reward", "choice": i} for i in range(len(upper))]
 
 
 def square_reward(state, step, option):
-    _, seat, square, mode = step
-    sq = state.components.squares[state.square_tile[square]] if square >= 0 else None
-    upper = sq["upper"] if sq else state.components.squares[mode]["upper"]
-    gain(state, seat, upper[option["choice"]])
+    """Which alternative of the upper reward (on the seed's tile: which structure to move on)."""
+    _, seat, tile = step
+    gain(state, seat, state.components.squares[tile]["upper"][option["choice"]])
 
 
 def bridge_iv_options(state, step):
@@ -346,16 +358,9 @@ def choose_square_options(state, step):
 
 
 def choose_square(state, step, option):
-    seat = step[1]
-    t = [i for i, sq in enumerate(state.components.squares) if sq["id"] == option["square"]][0]
-    sq = state.components.squares[t]
-    if sq.get("majority") == "one_upper_and_lower":
-        # 000 §广场板块: "both rewards" of this tile are one move of the two and the 3 gold
-        gain(state, seat, sq["lower"])
-        state.steps.append(("square_reward", seat, -1, t))
-        return
-    for reward in sq["upper"]:
-        gain(state, seat, reward)
+    """Seed §等级 Ⅳ: both rewards of a square tile on the main board."""
+    tile = [i for i, sq in enumerate(state.components.squares) if sq["id"] == option["square"]][0]
+    take_both_rewards(state, step[1], tile)
 
 
 def choose_track_options(state, step):
@@ -401,6 +406,7 @@ OPTIONS = {
     "orient_wall": orient_wall_options,
     "building_space": building_space_options,
     "orient_building": orient_building_options,
+    "square_half": square_half_options,
     "square_reward": square_reward_options,
     "bridge_iv": bridge_iv_options,
     "bridge_v": bridge_v_options,
@@ -424,6 +430,7 @@ HANDLERS = {
     "orient_wall": orient_wall,
     "building_space": building_space,
     "orient_building": orient_building,
+    "square_half": square_half,
     "square_reward": square_reward,
     "bridge_iv": bridge_iv,
     "bridge_v": bridge_v,

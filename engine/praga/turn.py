@@ -36,7 +36,9 @@ def menu(state) -> list[dict]:
     if state.t_tile == -1:
         for slot, t in enumerate(state.slot_tile):
             if t >= 0:
-                frame = state.components.crane["frame"][(slot + state.crane_rotation) % 12]
+                frame = state.components.crane["frame"][
+                    (slot + state.crane_rotation) % state.components.wheel_slots
+                ]
                 if state.gold[seat] >= frame.get("cost", 0):
                     out.append({"kind": "take_tile", "tile": t})
     elif not state.t_main_done:

@@ -100,30 +100,54 @@ def test_crown_question_scores_one_per_building_around_its_square_including_itse
 
 
 def test_the_last_building_resolves_the_square_most_cubes_takes_both_rewards():
+    # 000 §广场奖励: every claimant takes one of the tile's two rewards, the majority both
     g = new_game(4, 1)
-    g.square_tile[SQUARE] = 1  # P02: 2 gold or 2 stone
+    g.square_tile[SQUARE] = 1  # P02: upper 2 gold or 2 stone; lower 3 points
     place_city_tile(g, 57, from_stack(g, "B103"), 0, owner=1)
     g.cubes[1] -= 1
     g.active = 0
+    score = g.score[1]
     build(g, "B104", 69)  # seat 0: one cube too; spend 2+2 vs 1+2 -> seat 1 wins the tie
     assert g.square_done[SQUARE]
-    assert g.gold[1] == 2 + 2 and g.stone[1] == 2 + 2
+    assert g.score[1] == score + 3, "the majority takes the lower reward"
     d = g.decision()
-    assert d.kind == "square_reward" and d.seat == 0
+    assert d.kind == "square_half" and d.seat == 0, "the minority takes one of the two"
+    score0 = g.score[0]
+    choose(g, kind="square_reward", choice=1)  # the lower reward
+    assert g.score[0] == score0 + 3
+    d = g.decision()
+    assert d.kind == "square_reward" and d.seat == 1, "and the majority one upper alternative"
     choose(g, kind="square_reward", choice=1)
-    assert g.stone[0] == 9 - 2 + 2
+    assert g.stone[1] == 2 + 2 and g.gold[1] == 2
     assert g.cubes[0] == 2 and g.cubes[1] == 2, "cubes return after the square is scored"
+
+
+def test_a_minority_claimant_may_take_the_seed_squares_three_gold_instead_of_a_move():
+    # 000 §广场奖励 + §广场板块: "两项奖励之一" - the lower reward (3 gold) is one of the two
+    g = new_game(4, 1)
+    g.square_tile[SQUARE] = 0  # P01 (seed)
+    place_city_tile(g, 57, from_stack(g, "B103"), 0, owner=1)
+    g.cubes[1] -= 1
+    g.active = 0
+    build(g, "B104", 69)  # seat 1 has the majority on spending
+    assert g.decision().kind == "square_half" and g.decision().seat == 0
+    g.gold[0] = 0
+    choose(g, kind="square_reward", choice=1)
+    assert g.gold[0] == 3
+    assert g.decision().kind == "square_reward" and g.decision().seat == 1
 
 
 def test_a_full_tie_on_cubes_and_spending_gives_every_tied_player_both_rewards():
     g = new_game(4, 1)
-    g.square_tile[SQUARE] = 1
+    g.square_tile[SQUARE] = 1  # P02: upper 2 gold or 2 stone; lower 3 points
     place_city_tile(g, 57, from_stack(g, "B103"), 0, owner=1)  # 2 gold + 2 stone
     g.cubes[1] -= 1
+    scores = list(g.score)
     build(g, "B110", 69, gold=9, stone=2)  # B110: 2 gold + 2 stone too
     assert g.components.tiles[g.components.tile_index["B110"]].cost_total == 4
-    assert g.gold[1] == 2 + 2 and g.stone[1] == 2 + 2
-    assert all(step[0] != "square_reward" for step in g.steps), "both took both rewards"
+    assert g.score[1] == scores[1] + 3
+    pending = [(step[0], step[1]) for step in g.steps if step[0].startswith("square")]
+    assert pending == [("square_reward", 1), ("square_reward", 0)], "both took both rewards"
 
 
 def test_the_seed_square_gives_its_majority_one_move_of_two_and_three_gold():

@@ -114,17 +114,20 @@ def test_eggs_bought_with_the_egg_technology_give_a_point_and_a_stone():
     assert g.eggs[0] == 2 and g.score[0] == 2 and g.stone[0] == stone + 2
 
 
-def test_square_technology_gives_both_upper_rewards_of_a_chosen_square():
+def test_square_technology_gives_both_rewards_of_a_chosen_square():
+    # 000 §等级 Ⅳ: "两项奖励" - the lower reward and one alternative of the upper one
     g = new_game(4, 1)
-    g.square_tile[58] = 1  # P02: 2 gold / 2 stone
+    g.square_tile[58] = 1  # P02: upper 2 gold or 2 stone; lower 3 points
     t = g.components.tech_index["T4square"]
     g.techs[0].append([t, 0, False])
     g.unused_techs[0].append(t)
     g._decision = None
     choose(g, kind="use_tech", tech="T4square")
-    gold, stone = g.gold[0], g.stone[0]
+    gold, stone, score = g.gold[0], g.stone[0], g.score[0]
     choose(g, kind="square", square="P02")
-    assert (g.gold[0], g.stone[0]) == (gold + 2, stone + 2)
+    assert g.score[0] == score + 3
+    choose(g, kind="square_reward", choice=0)
+    assert (g.gold[0], g.stone[0]) == (gold + 2, stone)
 
 
 def test_square_technology_on_the_seed_square_gives_one_move_of_two_and_the_three_gold():
