@@ -12,6 +12,7 @@ from .vocabulary import MINES, QUARRIES, ROAD, TILE_ACTION_TYPE, UPGRADE, WALL
 
 
 def main_possible(state, seat: int) -> bool:
+    """Whether either action of the taken tile can still be performed."""
     return any(
         can_perform(state, seat, a, special=state.t_special, source="tile")
         for a in state.tile_actions[state.t_tile]
@@ -19,6 +20,7 @@ def main_possible(state, seat: int) -> bool:
 
 
 def can_perform(state, seat: int, a: int, special: bool, source: str, discount=None) -> bool:
+    """Whether ``seat`` may perform action ``a`` now (from a tile, an extra action or a technology)."""
     if a in (MINES, QUARRIES):
         return True
     if a == ROAD:
@@ -35,6 +37,7 @@ def can_perform(state, seat: int, a: int, special: bool, source: str, discount=N
 
 
 def tile_affordable(state, seat: int, t: int, tile: int, discount: int) -> bool:
+    """Whether ``seat`` can pay for ``tile`` of display row ``t`` (a building also needs a free space)."""
     if t == 0:
         return True
     cost = state.components.tiles[tile].cost

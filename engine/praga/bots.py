@@ -63,9 +63,9 @@ class HeuristicBot(Bot):
         return sum(self.weights.get(k, 1.0) * v for k, v in reward.items())
 
     def value(self, obs, me, kind, o) -> float:
-        k = o["kind"]
-        handler = getattr(self, "_v_" + k, None)
-        return handler(obs, me, o) if handler else 0.0
+        """The option's value through ``OPTION_VALUES`` (option kinds absent there: 0)."""
+        valuer = OPTION_VALUES.get(o["kind"])
+        return valuer(self, obs, me, o) if valuer else 0.0
 
     def _v_end_turn(self, obs, me, o):
         return 0.0
@@ -226,6 +226,33 @@ class HeuristicBot(Bot):
 
     def _v_token(self, obs, me, o):
         return {"vp2": 3, "vp_gold": 2.5, "vp_stone": 2.5, "tech": 2}.get(o["token"], 1)
+
+
+# Option kind -> how a heuristic bot values it (the strategies differ by weights and biases).
+OPTION_VALUES = {
+    "end_turn": HeuristicBot._v_end_turn,
+    "take_tile": HeuristicBot._v_take_tile,
+    "action": HeuristicBot._v_action,
+    "extra_action": HeuristicBot._v_extra_action,
+    "wheel_bonus": HeuristicBot._v_wheel_bonus,
+    "action_bonus": HeuristicBot._v_action_bonus,
+    "use_tech": HeuristicBot._v_use_tech,
+    "refresh": HeuristicBot._v_refresh,
+    "climb": HeuristicBot._v_climb,
+    "lateral": HeuristicBot._v_lateral,
+    "road_effect": HeuristicBot._v_road_effect,
+    "claim_seal": HeuristicBot._v_claim_seal,
+    "mine": HeuristicBot._v_mine,
+    "pick": HeuristicBot._v_pick,
+    "space": HeuristicBot._v_space,
+    "orient": HeuristicBot._v_orient,
+    "keep": HeuristicBot._v_keep,
+    "choose_tech": HeuristicBot._v_choose_tech,
+    "square_reward": HeuristicBot._v_square_reward,
+    "bridge_tile": HeuristicBot._v_bridge_tile,
+    "arrow_up": HeuristicBot._v_arrow_up,
+    "token": HeuristicBot._v_token,
+}
 
 
 class ClimberBot(HeuristicBot):

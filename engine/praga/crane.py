@@ -9,6 +9,7 @@ from .rewards import crane_points_tech, gain
 
 
 def take_tile(state, option: dict) -> None:
+    """Seed §位置的费用及奖励: take an action tile; pay its red cost or score its blue points."""
     # seed §位置的费用及奖励: pay the red cost or score the blue points at once
     seat, t = state.active, option["tile"]
     slot = state.slot_tile.index(t)
@@ -117,6 +118,7 @@ def change_period(state) -> None:
 
 
 def end_game(state) -> None:
+    """The last platform space is reached: final scoring (seed §最终计分)."""
     from .scoring import final_scoring
 
     state.over = True
@@ -124,11 +126,13 @@ def end_game(state) -> None:
 
 
 def wheel_payable(state, seat: int) -> bool:
+    """Whether the wheel bonus of the taken tile's slot can be claimed (an egg costs)."""
     bonus = state.components.crane["slot_bonuses"][state.t_wheel_slot]
     return bonus["kind"] != "buy_egg" or can_pay(state, seat, bonus["cost"])
 
 
 def claim_wheel(state, seat: int) -> None:
+    """Seed §来自行动轮的奖励: the taken slot's bonus (S-or-points, buy an egg, or a gain)."""
     bonus = state.components.crane["slot_bonuses"][state.t_wheel_slot]
     state.t_wheel_slot = None
     kind = bonus["kind"]

@@ -6,6 +6,7 @@ from .vocabulary import ROW_NAMES
 
 
 def fill_row(state, t: int) -> None:
+    """Fill the empty slots of display row ``t`` from this period's stacks."""
     row = state.rows[t]
     for slot in range(4):
         if row[slot] == -1:
@@ -15,7 +16,7 @@ def fill_row(state, t: int) -> None:
 
 
 def refresh(state, option: dict) -> None:
-    # seed §刷新一列: once a turn, 1 gold or 1 stone, two tiles of one row to the bottom
+    """Seed §刷新一列: once a turn, 1 gold or 1 stone, two tiles of one row to the bottom."""
     seat = state.active
     state.t_refresh_done = True
     if option["pay"] == "gold":

@@ -109,6 +109,7 @@ def add_resource(state, seat: int, which: int, n: int) -> None:
 
 
 def advance_tech(state, seat: int) -> None:
+    """One step on the technology track: a book draws three of its level; past the top, 2 points."""
     if state.tech_track[seat] >= state.components.tech_top:
         gain_vp(state, seat, 2)  # seed §技术: 2 points past the top
         return
@@ -122,6 +123,7 @@ def advance_tech(state, seat: int) -> None:
 
 
 def advance_university(state, seat: int) -> None:
+    """One step on the university track; past the top, 2 points (seed §查理大学)."""
     if state.university[seat] >= state.components.univ_top:
         gain_vp(state, seat, 2)  # seed §查理大学
     else:
@@ -129,6 +131,7 @@ def advance_university(state, seat: int) -> None:
 
 
 def gain_corner_tokens(state, seat: int, colour: str, n: int) -> None:
+    """Red or blue corner tokens, and the level II technology for that colour once a turn."""
     if colour == "red":
         state.red_tokens[seat] += n
     else:
@@ -147,6 +150,7 @@ def gain_corner_tokens(state, seat: int, colour: str, n: int) -> None:
 
 
 def tech_reward(state, seat: int, effect: str) -> None:
+    """The reward of every lasting technology of ``seat`` with ``effect``."""
     for tid, turn, _used in state.techs[seat]:
         tech = state.components.techs[tid]
         if tech["effect"] == effect and turn < state.turn_no:

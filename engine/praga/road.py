@@ -28,6 +28,7 @@ def build_road(state, seat: int) -> None:
 
 
 def free_effect(state, section: int) -> dict:
+    """The egg-free effect of a King's Road section, or the replacement tile laid over it."""
     name = SECTIONS[section]
     replaced = state.options["kings_road_tiles"]
     for tile in replaced:
@@ -45,6 +46,7 @@ def free_effect_payable(state, seat: int, section: int) -> bool:
 
 
 def apply_free_effect(state, seat: int, section: int) -> None:
+    """Take the section's egg-free effect."""
     free = free_effect(state, section)
     FREE_EFFECTS[free["kind"]](state, seat, free)
 

@@ -16,6 +16,7 @@ from .vocabulary import ROW_NAMES, STRUCTS
 
 
 def keep_windows_options(state, step):
+    """Which two windows to keep (seed §回合结束 1)."""
     seat = step[1]
     out = []
     for g in (2, 1, 0):
@@ -25,6 +26,7 @@ def keep_windows_options(state, step):
 
 
 def keep_windows(state, step, option):
+    """Keep the chosen windows; the rest go back to the supply."""
     seat = step[1]
     state.gold_window_supply += state.gold_windows[seat] - option["gold"]
     state.silver_window_supply += state.silver_windows[seat] - option["silver"]
@@ -32,6 +34,7 @@ def keep_windows(state, step, option):
 
 
 def mine_options(state, step):
+    """管理矿场/采石场: advance the track (when not at its end) or produce."""
     seat, track = step[1], step[2]
     out = []
     if track_pos(state, seat, track) < track_of(state, track)["end"]:
@@ -41,6 +44,7 @@ def mine_options(state, step):
 
 
 def mine(state, step, option):
+    """+1 and advance, or produce."""
     seat, track = step[1], step[2]
     if option["mode"] == "advance":
         gain(state, seat, {"gold" if track == 0 else "stone": 1})
@@ -50,6 +54,7 @@ def mine(state, step, option):
 
 
 def token_options(state, step):
+    """Production tokens still in the river."""
     return [
         {"kind": "token", "token": tok["id"]}
         for i, tok in enumerate(state.components.production_tokens)
@@ -58,6 +63,7 @@ def token_options(state, step):
 
 
 def token(state, step, option):
+    """Put the chosen token on the track."""
     seat, track = step[1], step[2]
     i = [t["id"] for t in state.components.production_tokens].index(option["token"])
     state.river_tokens[i] -= 1
@@ -65,6 +71,7 @@ def token(state, step, option):
 
 
 def pick_options(state, step):
+    """Affordable tiles of the row (the special slot only with the S bonus)."""
     _, seat, t, special, discount = step
     out = []
     for slot in range(4 if special else 3):
@@ -82,6 +89,7 @@ def pick_options(state, step):
 
 
 def pick(state, step, option):
+    """Take the tile: pay and gain, then place it."""
     _, seat, t, special, discount = step
     slot = option["slot"]
     tile = state.rows[t][slot]
@@ -111,11 +119,12 @@ def pick(state, step, option):
 
 
 def orient_upgrade_options(state, step):
+    """Six orientations."""
     return [{"kind": "orient", "rotation": o} for o in range(6)]
 
 
 def orient_upgrade(state, step, option):
-    # seed §升级一个行动: on the matching action hex, any orientation; stacking; university
+    """Seed §升级一个行动: on the matching action hex; the university rises by period."""
     _, seat, tile = step
     info = state.components.tiles[tile]
     h = 1 + info.action
@@ -128,6 +137,7 @@ def orient_upgrade(state, step, option):
 
 
 def wall_space_options(state, step):
+    """Free wall hexes around the action board."""
     seat = step[1]
     return [
         {"kind": "space", "hex": h}
@@ -137,14 +147,17 @@ def wall_space_options(state, step):
 
 
 def wall_space(state, step, option):
+    """The wall's hex; its orientation follows."""
     state.steps.append(("orient_wall", step[1], step[2], option["hex"]))
 
 
 def orient_wall_options(state, step):
+    """Six orientations."""
     return [{"kind": "orient", "rotation": o} for o in range(6)]
 
 
 def orient_wall(state, step, option):
+    """Place the wall: a Hunger Wall icon gives a lateral move."""
     _, seat, tile, h = step
     info = state.components.tiles[tile]
     place_board_tile(state, seat, h, tile, option["rotation"])
@@ -157,6 +170,7 @@ def orient_wall(state, step, option):
 
 
 def building_space_options(state, step):
+    """Free city spaces whose surcharge can be paid."""
     _, seat, tile, discount = step
     city = state.components.city
     out = []
@@ -171,6 +185,7 @@ def building_space_options(state, step):
 
 
 def building_space(state, step, option):
+    """Pay the surcharge, score the space; the orientation follows."""
     _, seat, tile, discount = step
     city = state.components.city
     h = option["hex"]
@@ -180,10 +195,12 @@ def building_space(state, step, option):
 
 
 def orient_building_options(state, step):
+    """Six orientations."""
     return [{"kind": "orient", "rotation": o} for o in range(6)]
 
 
 def orient_building(state, step, option):
+    """Seed §建造建筑: cube, Cathedral icon, crown-?, blue corners, the square."""
     # seed §建造建筑: cube space, Cathedral icon, crown-?, blue corners, square resolution
     _, seat, tile, h = step
     info = state.components.tiles[tile]
@@ -213,6 +230,7 @@ def orient_building(state, step, option):
 
 
 def square_half_options(state, step):
+    """The upper (0) or the lower (1) reward of the square tile."""
     return [{"kind": "square_reward", "choice": half} for half in (0, 1)]
 
 
@@ -226,6 +244,7 @@ def square_half(state, step, option):
 
 
 def square_reward_options(state, step):
+    """One option per alternative of the square tile's upper reward."""
     upper = state.components.squares[step[2]]["upper"]
     return [{"kind": "square_reward", "choice": i} for i in range(len(upper))]
 
@@ -237,6 +256,7 @@ def square_reward(state, step, option):
 
 
 def bridge_iv_options(state, step):
+    """The three IV bridge tiles drawn."""
     return [
         {"kind": "bridge_tile", "tile": state.components.bridge_iv[i]["id"]}
         for i in sorted(step[2])
@@ -244,6 +264,7 @@ def bridge_iv_options(state, step):
 
 
 def bridge_iv(state, step, option):
+    """Keep one; the others to the bottom; a plank follows while one is free."""
     _, seat, drawn = step
     chosen = [i for i in drawn if state.components.bridge_iv[i]["id"] == option["tile"]][0]
     for i in drawn:
@@ -257,6 +278,7 @@ def bridge_iv(state, step, option):
 
 
 def bridge_v_options(state, step):
+    """The V tiles of the pile reached (by the road or the Cathedral's top)."""
     pile = state.v_bridge if step[2] == "bridge" else state.v_cathedral
     return [
         {"kind": "bridge_tile", "tile": state.components.bridge_v[i]["id"]} for i in sorted(pile)
@@ -264,6 +286,7 @@ def bridge_v_options(state, step):
 
 
 def bridge_v(state, step, option):
+    """Take the V tile; by the road, a plank follows while one is free."""
     _, seat, pile = step
     pile_list = state.v_bridge if pile == "bridge" else state.v_cathedral
     chosen = [i for i in pile_list if state.components.bridge_v[i]["id"] == option["tile"]][0]
@@ -275,10 +298,12 @@ def bridge_v(state, step, option):
 
 
 def plank_options(state, step):
+    """Free plank spaces of the bridge."""
     return [{"kind": "plank", "plank": i} for i, x in enumerate(state.planks) if x == -1]
 
 
 def plank(state, step, option):
+    """Cover the plank: its reward (and the IV tile's)."""
     _, seat, kind, tile = step
     i = option["plank"]
     state.planks[i] = (0 if kind == "iv" else 100) + tile
@@ -288,12 +313,14 @@ def plank(state, step, option):
 
 
 def choose_tech_options(state, step):
+    """The three technologies drawn."""
     return [
         {"kind": "choose_tech", "tech": state.components.techs[i]["id"]} for i in sorted(step[2])
     ]
 
 
 def choose_tech(state, step, option):
+    """Keep one; the others to the bottom of their level."""
     _, seat, drawn, level = step
     chosen = state.components.tech_index[option["tech"]]
     for i in drawn:
@@ -305,6 +332,7 @@ def choose_tech(state, step, option):
 
 
 def choose_structure_options(state, step):
+    """The Hunger Wall or the Cathedral (for a free climb: where one is possible)."""
     _, seat, purpose = step
     out = []
     for k in (0, 1):
@@ -314,6 +342,7 @@ def choose_structure_options(state, step):
 
 
 def choose_structure(state, step, option):
+    """Climb for free, or move laterally."""
     _, seat, purpose = step
     k = STRUCTS.index(option["structure"])
     if purpose == "free_climb":
@@ -323,6 +352,7 @@ def choose_structure(state, step, option):
 
 
 def arrow_up_options(state, step):
+    """An up arrow across a tier: stay, or pay the crossing and climb."""
     _, seat, k = step
     out = [{"kind": "arrow_up", "take": False}]
     if can_pay(state, seat, crossing_cost(state, seat, k)):
@@ -331,12 +361,14 @@ def arrow_up_options(state, step):
 
 
 def arrow_up(state, step, option):
+    """Climb when taken."""
     _, seat, k = step
     if option["take"]:
         climb(state, seat, k, free=False)
 
 
 def choose_action_options(state, step):
+    """Every action the any-action technology can perform now."""
     seat = step[1]
     return [
         {"kind": "tech_action", "action": ACTIONS[a]}
@@ -346,10 +378,12 @@ def choose_action_options(state, step):
 
 
 def choose_action(state, step, option):
+    """Perform it (not the extra action)."""
     perform(state, step[1], ACTIONS.index(option["action"]), special=False, discount=None)
 
 
 def choose_square_options(state, step):
+    """Square tiles on the main board, resolved or not (seed §等级 Ⅳ)."""
     return [
         {"kind": "square", "square": state.components.squares[t]["id"]}
         for sq, t in sorted(state.square_tile.items())
@@ -364,6 +398,7 @@ def choose_square(state, step, option):
 
 
 def choose_track_options(state, step):
+    """The production tracks not at their end (or none)."""
     seat = step[1]
     return [
         {"kind": "track", "track": name}
@@ -373,6 +408,7 @@ def choose_track_options(state, step):
 
 
 def choose_track(state, step, option):
+    """Advance it; the production choice follows."""
     seat = step[1]
     state.steps.append(("choose_produce", seat))
     if option["track"] != "none":
@@ -380,18 +416,22 @@ def choose_track(state, step, option):
 
 
 def choose_produce_options(state, step):
+    """Produce gold or stone."""
     return [{"kind": "produce", "track": "gold_mine"}, {"kind": "produce", "track": "quarry"}]
 
 
 def choose_produce(state, step, option):
+    """Produce."""
     produce(state, step[1], ("gold_mine", "quarry").index(option["track"]))
 
 
 def road_choice_options(state, step):
+    """King's Road tile I: a gold or a stone."""
     return [{"kind": "resource", "resource": "gold"}, {"kind": "resource", "resource": "stone"}]
 
 
 def road_choice(state, step, option):
+    """Gain it."""
     gain(state, step[1], {option["resource"]: 1})
 
 

@@ -7,11 +7,13 @@ from .vocabulary import STRUCTS
 
 
 def structure(state, k: int):
+    """The Hunger Wall (0) or Cathedral (1) board of this game's variant."""
     variant = state.options["hunger_wall_board" if k == 0 else "cathedral_board"]
     return state.components.structures[STRUCTS[k]][variant]
 
 
 def crossing_cost(state, seat: int, k: int) -> dict:
+    """What the next step up costs: a tier crossing's gold and stone, else nothing."""
     board = structure(state, k)
     row = state.structure_pos[seat][k][0]
     if row + 1 >= board.rows:
@@ -21,6 +23,7 @@ def crossing_cost(state, seat: int, k: int) -> dict:
 
 
 def can_climb(state, seat: int, k: int, free: bool) -> bool:
+    """Whether ``seat`` can step up on structure ``k`` (``free``: ignoring the crossing cost)."""
     board = structure(state, k)
     if state.structure_pos[seat][k][0] + 1 >= board.rows:
         return False
@@ -57,6 +60,7 @@ def lateral(state, seat: int, k: int) -> None:
 
 
 def land(state, seat: int, k: int) -> None:
+    """The cell reached: its points and its arrow (side: a lateral move; up: a climb)."""
     row, col = state.structure_pos[seat][k]
     cell = structure(state, k).cells[row][col]
     if "vp" in cell:

@@ -6,14 +6,17 @@ from .holdings import gain_vp, has_tech
 
 
 def track_of(state, k: int) -> dict:
+    """The gold mine (0) or quarry (1) track."""
     return state.components.gold_track if k == 0 else state.components.quarry_track
 
 
 def track_pos(state, seat: int, k: int) -> int:
+    """The marker's space of ``seat`` on track ``k``."""
     return state.gold_mine_pos[seat] if k == 0 else state.quarry_pos[seat]
 
 
 def advance_track(state, seat: int, k: int) -> None:
+    """One space along a production track: token and seal spaces, the track technology."""
     track = track_of(state, k)
     position = track_pos(state, seat, k)
     if position >= track["end"]:

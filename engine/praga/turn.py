@@ -15,6 +15,7 @@ from .vocabulary import END_TURN, ROW_NAMES, SECTIONS, STRUCTS, WINDOW_PAYS
 
 
 def start_turn(state) -> None:
+    """Reset the turn's fields for the seat on turn."""
     state.t_tile = -1
     state.t_wheel_slot = None
     state.t_special = False
@@ -31,6 +32,7 @@ def start_turn(state) -> None:
 
 
 def menu(state) -> list[dict]:
+    """The free menu of the turn (seed §关于使用时机的说明), in a fixed order."""
     seat = state.active
     out = []
     if state.t_tile == -1:
@@ -112,13 +114,14 @@ def menu(state) -> list[dict]:
 
 
 def main_action(state, option: dict) -> None:
+    """Perform one of the taken tile's actions (seed §执行行动)."""
     state.t_main_done = True
     special = state.t_special
     perform(state, state.active, ACTIONS.index(option["action"]), special=special, discount=None)
 
 
 def extra_action(state, option: dict) -> None:
-    # seed §购买额外行动: once a turn, 2 gold windows or 1 gold + 1 silver
+    """Seed §购买额外行动: once a turn, 2 gold windows or 1 gold + 1 silver."""
     seat = state.active
     state.t_extra_done = True
     pay_windows(state, seat, option["pay"])
@@ -126,10 +129,12 @@ def extra_action(state, option: dict) -> None:
 
 
 def wheel_bonus(state, option: dict) -> None:
+    """Claim the taken slot's wheel bonus."""
     claim_wheel(state, state.active)
 
 
 def action_bonus(state, option: dict) -> None:
+    """Seed §升级: the upgrade bonus of an action taken this turn, current or previous tile."""
     seat, a = state.active, ACTIONS.index(option["action"])
     state.t_bonus_claims.remove(a)
     tile = state.board_top[seat][1 + a] if option["tile"] == "current" else state.t_start_tops[a]
@@ -137,6 +142,7 @@ def action_bonus(state, option: dict) -> None:
 
 
 def use_kept_tech(state, option: dict) -> None:
+    """Spend a kept level III-IV technology."""
     seat = state.active
     tid = state.components.tech_index[option["tech"]]
     state.unused_techs[seat].remove(tid)
@@ -148,6 +154,7 @@ def use_kept_tech(state, option: dict) -> None:
 
 
 def paid_climb(state, option: dict) -> None:
+    """Seed §向上移动: 2 silver windows (and a crossing's cost) for one step up."""
     seat = state.active
     state.silver_windows[seat] -= 2
     state.silver_window_supply += 2
@@ -155,12 +162,14 @@ def paid_climb(state, option: dict) -> None:
 
 
 def lateral_move(state, option: dict) -> None:
+    """Make one pending lateral move."""
     k = STRUCTS.index(option["structure"])
     state.t_lateral_moves[k] -= 1
     lateral(state, state.active, k)
 
 
 def road_effect(state, option: dict) -> None:
+    """Take a pending King's Road section effect (the egg one costs an egg)."""
     seat, section = state.active, option["section"]
     if option["effect"] == "free":
         state.t_road_free = tuple(x for x in state.t_road_free if x != section)
@@ -176,7 +185,7 @@ def road_effect(state, option: dict) -> None:
 
 
 def claim_seal(state, option: dict) -> None:
-    # seed §玺印: pay its cost, mark it with a cube; each seal is exclusive
+    """Seed §玺印: pay its cost, mark it with a cube; each seal is exclusive."""
     seat = state.active
     i = [x["id"] for x in state.components.seals].index(option["seal"])
     pay(state, seat, state.components.seals[i]["cost"])
@@ -186,13 +195,15 @@ def claim_seal(state, option: dict) -> None:
 
 
 def end_turn(state, option: dict) -> None:
+    """Seed §回合结束: settle the turn; the windows and the crane follow (continue_end)."""
     # seed §回合结束; what settling the turn sets off (an arrow, a technology draw) is
-    # decided first, then the windows, then the crane turns (see _apply)
+    # decided first, then the windows, then the crane turns (see PragaState._apply)
     state.t_ending = True
     settle_turn(state, state.active)
 
 
 def continue_end(state) -> None:
+    """After the settling's own steps: keep two windows, then finish the turn."""
     seat = state.active
     if state.gold_windows[seat] + state.silver_windows[seat] > 2:
         state.steps.append(("keep_windows", seat))
@@ -222,6 +233,7 @@ def settle_turn(state, seat: int) -> None:
 
 
 def finish_turn(state) -> None:
+    """Turn the crane (and the automa's in solo); the next seat's turn starts."""
     seat = state.active
     state.turns_taken[seat] += 1
     rotate_crane(state, state.t_tile)
