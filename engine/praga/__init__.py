@@ -16,7 +16,7 @@ from engine.core.registry import register
 from .components import Components, default_components
 from .state import PragaState
 
-RULES_VERSION = "000-1"
+RULES_VERSION = "000-2"  # 000-2: level II obtainable, no cap reward, square rewards (issue 15)
 
 
 class PragaTitle(Title):
@@ -61,6 +61,14 @@ class PragaTitle(Title):
     def __init__(self, data_dir: Path | str | None = None):
         self.components = default_components() if data_dir is None else Components(data_dir)
 
+    def bot(self, name: str, seed: int = 0):
+        """A built-in bot (``climber``, ``builder``) that reads this title's component set."""
+        from .bots import BOTS
+
+        if name not in BOTS:
+            raise ConfigError(f"unknown bot {name!r}; built-in bots are {', '.join(sorted(BOTS))}")
+        return BOTS[name](seed, self.components)
+
     def _check_options(self, players, options):
         if "IIa" in options["kings_road_tiles"] and "IIb" in options["kings_road_tiles"]:
             raise ConfigError(
@@ -72,9 +80,9 @@ PRAGA = PragaTitle()
 
 
 def _bots() -> dict:
-    from .bots import BuilderBot, ClimberBot
+    from .bots import BOTS
 
-    return {"climber": ClimberBot, "builder": BuilderBot}
+    return {name: (lambda seed, name=name: PRAGA.bot(name, seed)) for name in BOTS}
 
 
 register(PRAGA, _bots())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.bots import Bot
 
-from .components import default_components
+from .components import CAP, Components, default_components
 from .geometry import ACTION_BOARD
 
 BASE = {
@@ -39,6 +39,11 @@ class HeuristicBot(Bot):
     action_bias: dict = {}
     climb_value = 3.0
 
+    def __init__(self, seed: int = 0, components: Components | None = None):
+        super().__init__(seed)
+        # the game's component set (the title's): tiles on boards are named by id only
+        self.components = components or default_components()
+
     def choose(self, observation, kind, options):
         me = observation["you"] if observation else None
         best, best_value = [], DONE
@@ -58,9 +63,9 @@ class HeuristicBot(Bot):
         return sum(self.weights.get(k, 1.0) * v for k, v in reward.items())
 
     def value(self, obs, me, kind, o) -> float:
-        k = o["kind"]
-        handler = getattr(self, "_v_" + k, None)
-        return handler(obs, me, o) if handler else 0.0
+        """The option's value through ``OPTION_VALUES`` (option kinds absent there: 0)."""
+        valuer = OPTION_VALUES.get(o["kind"])
+        return valuer(self, obs, me, o) if valuer else 0.0
 
     def _v_end_turn(self, obs, me, o):
         return 0.0
@@ -144,14 +149,14 @@ class HeuristicBot(Bot):
             return 0.0
         tile = placing["tile"]
         if tile["type"] == "building":
-            c = default_components()
+            components = self.components
             h = o["hex"]
-            value = c.city.space_vp.get(h, 0) - 0.8 * c.city.surcharge.get(h, 0)
-            square = c.city.space_square[h]
+            value = components.city.space_vp.get(h, 0) - 0.8 * components.city.surcharge.get(h, 0)
+            square = components.city.space_square[h]
             built = {b["hex"] for b in obs["city"]["buildings"]}
-            left = [x for x in c.city.square_spaces[square] if x not in built and x != h]
+            left = [x for x in components.city.square_spaces[square] if x not in built and x != h]
             if tile.get("crown"):
-                value += 0.5 * (len(c.city.square_spaces[square]) - len(left))
+                value += 0.5 * (len(components.city.square_spaces[square]) - len(left))
             if tile.get("cube") and not left:
                 value += 2.0  # completes the square now
             return value + max(self._placement(obs, me, tile, h, r) for r in range(6))
@@ -165,17 +170,17 @@ class HeuristicBot(Bot):
 
     def _placement(self, obs, me, tile, h, rotation) -> float:
         """Edge icons that meet icons and corners that meet corners of the same colour."""
-        c = default_components()
+        components = self.components
         if tile["type"] == "building":
-            board = c.city.board
+            board = components.city.board
             corners_at = {}
             for b in obs["city"]["buildings"]:
-                printed = c.tiles[c.tile_index[b["tile"]]].corners
+                printed = components.tiles[components.tile_index[b["tile"]]].corners
                 for k in range(6):
                     if printed[(k - b["rotation"]) % 6]:
                         v = board.vertices[b["hex"]][k]
                         corners_at[v] = corners_at.get(v, 0) + 1
-            for v in c.city.blue_vertices:
+            for v in components.city.blue_vertices:
                 corners_at[v] = corners_at.get(v, 0) + 1
             return sum(
                 self.weights["blue"] * corners_at.get(board.vertices[h][k], 0)
@@ -184,14 +189,14 @@ class HeuristicBot(Bot):
             )
         board = ACTION_BOARD.board
         tops = {
-            x["hex"]: (c.tiles[c.tile_index[x["tiles"][-1]]], x["rotation"])
+            x["hex"]: (components.tiles[components.tile_index[x["tiles"][-1]]], x["rotation"])
             for x in me["action_board"]
         }
         value = 0.0
         for k in range(6):
             icon = tile["edges"][(k - rotation) % 6]
             n = board.neighbours[h][k]
-            if icon and n in tops:
+            if icon and icon != CAP and n in tops:
                 other, r2 = tops[n]
                 icon2 = other.edges[((k + 3) % 6 - r2) % 6]
                 if icon2:
@@ -223,6 +228,33 @@ class HeuristicBot(Bot):
         return {"vp2": 3, "vp_gold": 2.5, "vp_stone": 2.5, "tech": 2}.get(o["token"], 1)
 
 
+# Option kind -> how a heuristic bot values it (the strategies differ by weights and biases).
+OPTION_VALUES = {
+    "end_turn": HeuristicBot._v_end_turn,
+    "take_tile": HeuristicBot._v_take_tile,
+    "action": HeuristicBot._v_action,
+    "extra_action": HeuristicBot._v_extra_action,
+    "wheel_bonus": HeuristicBot._v_wheel_bonus,
+    "action_bonus": HeuristicBot._v_action_bonus,
+    "use_tech": HeuristicBot._v_use_tech,
+    "refresh": HeuristicBot._v_refresh,
+    "climb": HeuristicBot._v_climb,
+    "lateral": HeuristicBot._v_lateral,
+    "road_effect": HeuristicBot._v_road_effect,
+    "claim_seal": HeuristicBot._v_claim_seal,
+    "mine": HeuristicBot._v_mine,
+    "pick": HeuristicBot._v_pick,
+    "space": HeuristicBot._v_space,
+    "orient": HeuristicBot._v_orient,
+    "keep": HeuristicBot._v_keep,
+    "choose_tech": HeuristicBot._v_choose_tech,
+    "square_reward": HeuristicBot._v_square_reward,
+    "bridge_tile": HeuristicBot._v_bridge_tile,
+    "arrow_up": HeuristicBot._v_arrow_up,
+    "token": HeuristicBot._v_token,
+}
+
+
 class ClimberBot(HeuristicBot):
     """Cathedral and Hunger Wall climber, technology and university."""
 
@@ -245,3 +277,6 @@ class BuilderBot(HeuristicBot):
 
     def tile_bias(self, tile):
         return 2.0 * tile.get("cube", False) + (2.5 if tile["type"] == "wall" else 0)
+
+
+BOTS = {"climber": ClimberBot, "builder": BuilderBot}

@@ -14,6 +14,7 @@ from .geometry import ACTIONS, CityMap
 DATA_DIR = Path(__file__).parent / "data"
 TILE_TYPES = ("upgrade", "wall", "building")
 BOARD_KEYS = ("hunger_wall", "cathedral")
+CAP = "cap"  # the university reminder printed on an upgrade's edge
 
 
 class Tile:
@@ -49,7 +50,8 @@ class Tile:
         self.action_bonus = raw.get("action_bonus", {})
         self.cost = raw.get("cost", {})
         self.reward = raw.get("reward", {})
-        self.edges = raw["edges"]
+        # seed §相邻奖励: a cap (学士帽) on an edge is a reminder, not an adjacency reward
+        self.edges = [None if icon == CAP else icon for icon in raw["edges"]]
         self.corners = raw["corners"]
         self.hunger_wall = raw.get("hunger_wall", False)
         self.cathedral = raw.get("cathedral", False)
@@ -89,6 +91,8 @@ class Components:
         folder = Path(folder)
         self.folder = folder
         self.crane = _load(folder, "crane.json")
+        self.wheel_slots = self.crane["wheel_slots"]
+        self.past_blue_points = self.crane["past_blue_token_points"]
         raw_tiles = _load(folder, "tiles.json")["tiles"]
         self.tiles = [Tile(i, t) for i, t in enumerate(raw_tiles)]
         self.tile_index = {t.id: t.index for t in self.tiles}
@@ -130,6 +134,9 @@ class Components:
         self.techs = _load(folder, "techs.json")["techs"]
         self.tech_index = {t["id"]: i for i, t in enumerate(self.techs)}
         self._check()
+        from .validation import check  # the rule tables it checks against import this module
+
+        check(self)
 
     @staticmethod
     def _track(raw: dict) -> dict:

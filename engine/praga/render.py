@@ -17,16 +17,16 @@ CODE_FILL.update({"h": "#c98b7a", ".": "#b9d8a4"})
 
 def text(state) -> str:
     """A compact text picture: crane, display, each player's tracks, the city map."""
-    c = state.c
-    lines = [f"turn {state.turn_no}  period {state.period}  active seat {state.cur}"]
+    components = state.components
+    lines = [f"turn {state.turn_no}  period {state.period}  active seat {state.active}"]
     crane = []
     for position in range(12):
-        slot = (position - state.rot) % 12
+        slot = (position - state.crane_rotation) % 12
         t = state.slot_tile[slot]
-        zone = ZONE_MARK[c.crane["frame"][position]["zone"]]
+        zone = ZONE_MARK[components.crane["frame"][position]["zone"]]
         label = (
             "box"
-            if slot == c.crane["box_slot"]
+            if slot == components.crane["box_slot"]
             else "/".join(ACTIONS[a][:3] for a in state.tile_actions[t])
             if t >= 0
             else "."
@@ -34,24 +34,24 @@ def text(state) -> str:
         crane.append(f"{zone}{position}:{label}")
     lines.append("crane  " + "  ".join(crane) + f"   platform {state.platform}")
     for t, name in enumerate(("upgrade", "wall", "building")):
-        row = [c.tiles[x].id if x >= 0 else "----" for x in state.rows[t]]
+        row = [components.tiles[x].id if x >= 0 else "----" for x in state.rows[t]]
         lines.append(f"{name:<9}" + " ".join(row))
-    for s in range(state.players):
+    for seat in range(state.players):
         lines.append(
-            f"seat {s}: {state.score[s]:>3} pts  gold {state.gold[s]} stone {state.stone[s]}"
-            f"  windows {state.goldwin[s]}g/{state.silver[s]}s  eggs {state.eggs[s]}"
-            f"  mine {state.gold_pos[s]} quarry {state.quarry_pos[s]}"
-            f"  tech {state.tech[s]} univ {state.univ[s]}"
-            f"  wall {state.pos[s][0]} cathedral {state.pos[s][1]}  road {state.road[s]}"
-            f"  walls {state.walls[s]} tokens {state.red[s]}r/{state.blue[s]}b"
+            f"seat {seat}: {state.score[seat]:>3} pts  gold {state.gold[seat]} stone {state.stone[seat]}"
+            f"  windows {state.gold_windows[seat]}g/{state.silver_windows[seat]}s  eggs {state.eggs[seat]}"
+            f"  mine {state.gold_mine_pos[seat]} quarry {state.quarry_pos[seat]}"
+            f"  tech {state.tech_track[seat]} univ {state.university[seat]}"
+            f"  wall {state.structure_pos[seat][0]} cathedral {state.structure_pos[seat][1]}  road {state.road_built[seat]}"
+            f"  walls {state.walls[seat]} tokens {state.red_tokens[seat]}r/{state.blue_tokens[seat]}b"
         )
     lines.append(
-        c.city.render(
+        components.city.render(
             lambda h: (
                 (
-                    c.tiles[state.city_tile[h]].id[:1]
+                    components.tiles[state.city_tile[h]].id[:1]
                     + (str(state.city_cube[h]) if h in state.city_cube else "_")
-                    + c.tiles[state.city_tile[h]].id[-1]
+                    + components.tiles[state.city_tile[h]].id[-1]
                 )
                 if h in state.city_tile
                 else None
@@ -75,8 +75,8 @@ def _centre(q: int, r: int, size: float, ox: float, oy: float) -> tuple[float, f
 
 def city_svg(state, size: float = 28) -> str:
     """The city map as SVG: hex kinds, buildings with their owner's cube, squares."""
-    c = state.c
-    city = c.city
+    components = state.components
+    city = components.city
     parts = []
     xs = [_centre(q, r, size, 0, 0) for q, r in city.board.coords]
     ox, oy = size - min(x for x, _ in xs) + 4, size + 4
@@ -90,9 +90,9 @@ def city_svg(state, size: float = 28) -> str:
         if h in state.city_tile:
             fill = "#d9534f"
             owner = state.city_cube.get(h, -1)
-            label = c.tiles[state.city_tile[h]].id + (f" p{owner}" if owner >= 0 else "")
+            label = components.tiles[state.city_tile[h]].id + (f" p{owner}" if owner >= 0 else "")
         elif h in state.square_tile and state.square_tile[h] >= 0:
-            label = c.squares[state.square_tile[h]]["id"]
+            label = components.squares[state.square_tile[h]]["id"]
         parts.append(
             f'<polygon points="{_hex_points(x, y, size - 1)}" fill="{fill}" stroke="#555"/>'
             f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="9" text-anchor="middle">{label}</text>'
@@ -106,14 +106,14 @@ def city_svg(state, size: float = 28) -> str:
 
 def action_board_svg(state, seat: int, size: float = 34) -> str:
     """One player's action board: action hexes, upgrades (top tile) and walls."""
-    c = state.c
+    components = state.components
     parts = []
     ox = oy = size * 5
     names = {1 + k: a for k, a in enumerate(ACTIONS)}
     for h, (q, r) in enumerate(ACTION_BOARD.board.coords):
         x, y = _centre(q, r, size, ox, oy)
-        top = state.ab_top[seat][h]
-        label = c.tiles[top].id if top >= 0 else names.get(h, "" if h else "windows")
+        top = state.board_top[seat][h]
+        label = components.tiles[top].id if top >= 0 else names.get(h, "" if h else "windows")
         fill = "#f0e0a0" if 1 <= h <= 6 else "#dddddd" if top >= 0 else "#ffffff"
         parts.append(
             f'<polygon points="{_hex_points(x, y, size - 1)}" fill="{fill}" stroke="#555"/>'

@@ -111,6 +111,13 @@ def _edges(i, n):
     return edges
 
 
+def _cap_or_icon(icon, cap):
+    """Seed §相邻奖励: "板块边缘的学士帽图示不是相邻奖励" - the cap printed on an upgrade's
+    edge only reminds that upgrading raises the university. Where the pattern above puts the
+    cap, an upgrade shows the reminder ("cap", no reward) and a wall an icon-less side."""
+    return cap if icon == "univ" else icon
+
+
 def _corners(i, n, colour):
     corners = [None] * 6
     for k in range(n):
@@ -143,7 +150,7 @@ def tiles():
                     "special": special,
                     "action": action,
                     "action_bonus": reward,
-                    "edges": _edges(i, 3 if special else 2),
+                    "edges": [_cap_or_icon(e, "cap") for e in _edges(i, 3 if special else 2)],
                     "corners": _corners(i, 2 if (special or i % 3 == 0) else 1, "red"),
                     "source": "reconstructed",
                 }
@@ -182,7 +189,7 @@ def tiles():
                     "cost": cost,
                     "reward": {k: v for k, v in reward.items() if v > 0},
                     "hunger_wall": i % 2 == 0 or special,
-                    "edges": _edges(i + 1, 3 if special else 2),
+                    "edges": [_cap_or_icon(e, None) for e in _edges(i + 1, 3 if special else 2)],
                     "corners": _corners(i + 2, 2 if special else 1 + (i % 2), "red"),
                     "source": "reconstructed",
                 }
@@ -334,9 +341,11 @@ def player_board():
         },
         "tech_track": {
             "top": 8,
-            "books": {"1": 1, "2": 3, "4": 3, "6": 4},
+            # One book per level, I to IV in order (seed §技术: up to four technologies)
+            "books": {"1": 1, "3": 2, "4": 3, "6": 4},
             "books_note": "position -> technology level; the seed's example puts level IV at "
-            "step 6 (7 steps = one above the IV mark); the others are reconstructed",
+            "step 6 (7 steps = one above the IV mark); steps 1, 3 and 4 for levels I-III are "
+            "reconstructed",
         },
         "university": {
             "top": 8,
@@ -444,34 +453,37 @@ def misc():
             {
                 "id": "gold2",
                 "cost": {"silver": 2},
-                "score": "gold2",
+                "score": {"per_gold": 2},
                 "source": "seed §玺印 + public §7 cost [IMG]",
             },
             {
                 "id": "stone2",
                 "cost": {"silver": 2},
-                "score": "stone2",
+                "score": {"per_stone": 2},
                 "source": "seed §玺印 + public §7 cost [IMG]",
             },
             {
                 "id": "pair3",
                 "cost": {"silver": 1},
-                "score": "pair3",
+                "score": {"per_gold_and_stone": 3},
                 "source": "seed §玺印; cost reconstructed",
             },
-            {"id": "vp6", "cost": {}, "score": "vp6", "source": "public §7 [IMG]"},
-            {"id": "vp4", "cost": {}, "score": "vp4_gold1", "source": "reconstructed"},
+            {"id": "vp6", "cost": {}, "score": {"points": 6}, "source": "public §7 [IMG]"},
+            {"id": "vp4", "cost": {}, "score": {"points": 4}, "source": "reconstructed"},
         ],
         "squares": {
+            # Every tile has two rewards (seed §广场奖励): the upper one, a choice of the
+            # alternatives listed, and the lower one. A claimant takes one of the two; the
+            # majority takes both (still one alternative of the upper, plus the lower).
             "source": "one tile from the seed (§广场板块: a lateral move on the Hunger Wall or "
-            "the Cathedral; both-rewards winner also gets 3 gold below); the rest reconstructed",
+            "the Cathedral; below, 3 gold); the rest reconstructed",
+            "rule": "upper: one of its alternatives; lower: one reward (seed §广场奖励)",
             "tiles": [
                 {
                     "id": "P01",
                     "colour": "a",
                     "upper": [{"wall_left": 1}, {"cath_right": 1}],
                     "lower": {"gold": 3},
-                    "majority": "one_upper_and_lower",
                     "source": "seed",
                 },
                 {
@@ -514,7 +526,6 @@ def misc():
                     "colour": "b",
                     "upper": [{"wall_left": 1}, {"cath_right": 1}],
                     "lower": {"stone": 3},
-                    "majority": "one_upper_and_lower",
                     "source": "reconstructed",
                 },
                 {
@@ -655,9 +666,24 @@ def techs():
     add(4, "T4square", "square_rewards")
     add(4, "T4track", "track_and_produce")
     for x in t:
-        if x["id"] in ("T1mine", "T1quarry", "T2cath", "T2red", "T2blue", "T2plain", "T2wall"):
+        if x["id"] in (
+            "T1gold",
+            "T1stone",
+            "T1mine",
+            "T1quarry",
+            "T2cath",
+            "T2red",
+            "T2blue",
+            "T2plain",
+            "T2wall",
+        ):
             x["source"] = "seed (effect); the icon it names reconstructed"
-    return {"source": "seed §技术 (24 tiles: 6 per level)", "techs": t}
+    return {
+        "source": "seed §组件 (24 tiles) and §技术 (the effects of each level)",
+        "level_split_source": "reconstructed: six tiles per level; the four level I effects "
+        "fill six tiles by naming two icons each for the wheel bonus and the tracks",
+        "techs": t,
+    }
 
 
 def main():

@@ -36,19 +36,21 @@ def has_option(state, **match) -> bool:
 
 
 def tile_id(state, tile_id_text: str) -> int:
-    return state.c.tile_index[tile_id_text]
+    return state.components.tile_index[tile_id_text]
 
 
 def put_in_row(state, tile_text: str, slot: int) -> int:
     """Move a tile from wherever it waits (a stack) into a display slot."""
     t = tile_id(state, tile_text)
-    info = state.c.tiles[t]
+    info = state.components.tiles[t]
     for pile in state.stacks.values():
         if t in pile:
             pile.remove(t)
     old = state.rows[info.type][slot]
     if old >= 0:
-        state.stacks[(info.type, state.c.tiles[old].period, state.c.tiles[old].special)].append(old)
+        state.stacks[
+            (info.type, state.components.tiles[old].period, state.components.tiles[old].special)
+        ].append(old)
     state.rows[info.type][slot] = t
     state._decision = None
     return t
@@ -71,7 +73,7 @@ def located_tiles(state) -> list[int]:
     for row in state.rows:
         out += [t for t in row if t >= 0]
     out += list(state.city_tile.values())
-    for mine in state.ab_stack:
+    for mine in state.board_stacks:
         for stack in mine:
             out += stack
     out += [t for kind, t in state.discarded if kind == "tile"]
@@ -89,17 +91,24 @@ def located_tiles(state) -> list[int]:
 
 def check_invariants(state) -> None:
     """Resources within caps, supplies conserved, every component in exactly one place."""
-    c = state.c
-    for s in range(state.players):
-        assert 0 <= state.gold[s] <= 9 and 0 <= state.stone[s] <= 9
-        assert state.silver[s] >= 0 and state.goldwin[s] >= 0 and state.eggs[s] >= 0
-        assert state.cubes[s] >= 0
-        assert 0 <= state.tech[s] <= c.tech_top and 0 <= state.univ[s] <= c.univ_top
-        assert state.road[s] <= 5
-    assert state.silver_supply + sum(state.silver) == c.supply["silver"]
-    assert state.goldwin_supply + sum(state.goldwin) == c.supply["goldwin"]
+    components = state.components
+    for seat in range(state.players):
+        assert 0 <= state.gold[seat] <= 9 and 0 <= state.stone[seat] <= 9
+        assert (
+            state.silver_windows[seat] >= 0
+            and state.gold_windows[seat] >= 0
+            and state.eggs[seat] >= 0
+        )
+        assert state.cubes[seat] >= 0
+        assert (
+            0 <= state.tech_track[seat] <= components.tech_top
+            and 0 <= state.university[seat] <= components.univ_top
+        )
+        assert state.road_built[seat] <= 5
+    assert state.silver_window_supply + sum(state.silver_windows) == components.supply["silver"]
+    assert state.gold_window_supply + sum(state.gold_windows) == components.supply["goldwin"]
     tiles = located_tiles(state)
-    assert sorted(tiles) == list(range(len(c.tiles))), "hex tiles not conserved"
+    assert sorted(tiles) == list(range(len(components.tiles))), "hex tiles not conserved"
     techs = [t for pile in state.tech_stacks.values() for t in pile]
     techs += [e[0] for mine in state.techs for e in mine]
     techs += [t for step in state.steps if step[0] == "choose_tech" for t in step[2]]
@@ -114,7 +123,7 @@ def check_invariants(state) -> None:
     on_crane = sorted(t for t in state.slot_tile if t >= 0)
     held = [] if state.t_tile < 0 else [state.t_tile]
     assert sorted(on_crane + held) == list(range(6)) or state.over
-    assert state.slot_tile[c.crane["box_slot"]] == -1
+    assert state.slot_tile[components.crane["box_slot"]] == -1
 
 
 def play_checked(players, seed, options, check_every=True):

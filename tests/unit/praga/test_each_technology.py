@@ -1,14 +1,18 @@
 """One scenario per technology tile not covered elsewhere (seed §技术, levels I-IV)."""
 
+from engine.praga.crane import claim_wheel
+from engine.praga.rewards import crane_points_tech, gain_corner_tokens
+from engine.praga.tracks import advance_track
+
 from .helpers import choose, give_tile_on_crane, new_game, put_in_row
 
 
 def with_tech(g, tid, seat=0, kept=False, since=-1):
-    t = g.c.tech_index[tid]
+    t = g.components.tech_index[tid]
     g.techs[seat].append([t, since, False])
     if kept:
-        g.kept_tech[seat].append(t)
-    g.wealth = [7] * g.players
+        g.unused_techs[seat].append(t)
+    g.wealth_bonuses = [7] * g.players
     g._decision = None
     return t
 
@@ -16,9 +20,9 @@ def with_tech(g, tid, seat=0, kept=False, since=-1):
 def test_t1stone_wheel_stone_gives_one_more_and_a_point():
     g = new_game(2, 1)
     with_tech(g, "T1stone")
-    g.t_wheel = 2  # wheel slot 2: 1 stone
+    g.t_wheel_slot = 2  # wheel slot 2: 1 stone
     stone = g.stone[0]
-    g._claim_wheel(0)
+    claim_wheel(g, 0)
     assert g.stone[0] == stone + 2 and g.score[0] == 1
 
 
@@ -26,8 +30,8 @@ def test_t1mine_and_t1quarry_score_two_per_track_step():
     g = new_game(2, 1)
     with_tech(g, "T1mine")
     with_tech(g, "T1quarry")
-    g._advance_track(0, 0)
-    g._advance_track(0, 1)
+    advance_track(g, 0, 0)
+    advance_track(g, 0, 1)
     assert g.score[0] == 4
 
 
@@ -36,7 +40,7 @@ def test_t1crane_adds_one_point_once_a_turn_when_taking_a_tile_scores():
     with_tech(g, "T1crane")
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
-    g.slot_tile[(8 - g.rot) % 12] = 5  # 2 blue points
+    g.slot_tile[(8 - g.crane_rotation) % 12] = 5  # 2 blue points
     g._decision = None
     choose(g, kind="take_tile", tile=5)
     assert g.score[0] == 2 + 1
@@ -71,16 +75,16 @@ def test_t2blue_first_blue_token_of_the_turn_pays_gold_and_a_point_once():
     g = new_game(2, 1)
     with_tech(g, "T2blue")
     g.gold[0] = 0
-    g._gain_corner_tokens(0, "blue", 1)
-    g._gain_corner_tokens(0, "blue", 1)
-    assert g.gold[0] == 1 and g.score[0] == 1 and g.blue[0] == 2
+    gain_corner_tokens(g, 0, "blue", 1)
+    gain_corner_tokens(g, 0, "blue", 1)
+    assert g.gold[0] == 1 and g.score[0] == 1 and g.blue_tokens[0] == 2
 
 
 def test_t2red_first_red_token_of_the_turn_pays_stone_and_a_point():
     g = new_game(2, 1)
     with_tech(g, "T2red")
     g.stone[0] = 0
-    g._gain_corner_tokens(0, "red", 2)
+    gain_corner_tokens(g, 0, "red", 2)
     assert g.stone[0] == 1 and g.score[0] == 1
 
 
@@ -103,18 +107,18 @@ def test_t3road_gives_an_egg_and_a_kings_road_action():
     g = new_game(2, 1)
     with_tech(g, "T3road", kept=True)
     choose(g, kind="use_tech", tech="T3road")
-    assert g.road[0] == 1 and g.eggs[0] == 1
+    assert g.road_built[0] == 1 and g.eggs[0] == 1
 
 
 def test_t3climb_moves_up_ignoring_the_crossing_cost():
     g = new_game(2, 1)
     with_tech(g, "T3climb", kept=True)
-    g.pos[0][1] = [1, 0]
+    g.structure_pos[0][1] = [1, 0]
     g.gold[0] = g.stone[0] = 0
     g._decision = None
     choose(g, kind="use_tech", tech="T3climb")
     choose(g, kind="structure", structure="cathedral")
-    assert g.pos[0][1][0] == 2
+    assert g.structure_pos[0][1][0] == 2
 
 
 def test_t3upgrade_performs_an_upgrade_and_scores_three():
@@ -162,7 +166,7 @@ def test_t4any_performs_any_action_not_counted_as_the_extra_action():
     assert {o["action"] for o in g.decision().options} >= {"mines", "quarries", "upgrade"}
     choose(g, kind="tech_action", action="mines")
     choose(g, kind="mine", mode="produce")
-    assert not g.t_extra and g.t_claims == [0]
+    assert not g.t_extra_done and g.t_bonus_claims == [0]
 
 
 def test_t4track_advances_a_track_then_produces_either_resource():
@@ -172,8 +176,8 @@ def test_t4track_advances_a_track_then_produces_either_resource():
     choose(g, kind="track", track="gold_mine")
     stone = g.stone[0]
     choose(g, kind="produce", track="quarry")
-    assert g.gold_pos[0] == 5 and g.stone[0] == stone + 2
-    assert g.t_claims == [], "not the Manage action: no upgrade bonus"
+    assert g.gold_mine_pos[0] == 5 and g.stone[0] == stone + 2
+    assert g.t_bonus_claims == [], "not the Manage action: no upgrade bonus"
 
 
 def test_t1crane_counts_the_wheels_points_too_but_only_once_a_turn():
@@ -185,11 +189,11 @@ def test_t1crane_counts_the_wheels_points_too_but_only_once_a_turn():
     g.slot_tile[slot] = -1
     g.slot_tile[4] = 5  # wheel slot 4: S or 2 points; its frame space is not blue
     g._decision = None
-    frame = g.c.crane["frame"][(4 + g.rot) % 12]
+    frame = g.components.crane["frame"][(4 + g.crane_rotation) % 12]
     assert not frame.get("points") and not frame.get("cost")
     choose(g, kind="take_tile", tile=5)
     assert g.score[0] == 0
     choose(g, kind="wheel_bonus")
     assert g.score[0] == 2 + 1
-    g._crane_points_tech(0)
+    crane_points_tech(g, 0)
     assert g.score[0] == 3, "once a turn"

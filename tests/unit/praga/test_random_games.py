@@ -60,8 +60,8 @@ def test_records_replay_to_the_same_result_and_observations(game):
     record = roundtrip(state.record())
     again = PRAGA.replay(record)
     assert again.result() == state.result()
-    for s in range(players):
-        assert again.observation(s) == state.observation(s)
+    for seat in range(players):
+        assert again.observation(seat) == state.observation(seat)
 
 
 @settings(max_examples=10, deadline=None)
@@ -91,9 +91,9 @@ def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
         pile.reverse()
     for pile in (twin.iv_stack, twin.v_bridge, twin.v_cathedral):
         pile.reverse()
-    for s in range(players):
-        assert twin.observation(s) == state.observation(s)
-        text = str(state.observation(s))
+    for seat in range(players):
+        assert twin.observation(seat) == state.observation(seat)
+        text = str(state.observation(seat))
         assert "seed" not in text
 
 

@@ -3,12 +3,13 @@
 import pytest
 
 from engine import ConfigError
+from engine.praga.structures import climb, lateral, structure
 
 from .helpers import PRAGA, choose, give_tile_on_crane, has_option, new_game
 
 
 def road(g, eggs=0):
-    g.eggs[g.cur] = eggs
+    g.eggs[g.active] = eggs
     g._decision = None
     g.apply(give_tile_on_crane(g, "road"))
     choose(g, kind="action", action="road")
@@ -17,7 +18,7 @@ def road(g, eggs=0):
 def test_street_sections_give_the_free_effect_and_the_egg_effect_only_for_an_egg():
     g = new_game(2, 1)
     road(g, eggs=0)
-    assert g.road[0] == 1
+    assert g.road_built[0] == 1
     g.gold[0] = 3
     g._decision = None
     assert has_option(g, kind="road_effect", effect="free")
@@ -27,13 +28,13 @@ def test_street_sections_give_the_free_effect_and_the_egg_effect_only_for_an_egg
     g2 = new_game(2, 1)
     road(g2, eggs=1)
     choose(g2, kind="road_effect", effect="egg", choice=0)  # 2 silver windows
-    assert g2.eggs[0] == 0 and g2.silver[0] == 2
+    assert g2.eggs[0] == 0 and g2.silver_windows[0] == 2
 
 
 def test_section_ii_scores_three_per_period_one_upgrade_tile_including_covered_ones():
     g = new_game(2, 1)
-    g.road[0] = 1
-    g.upgrades_p1[0] = 3
+    g.road_built[0] = 1
+    g.period1_upgrades[0] = 3
     road(g)
     choose(g, kind="road_effect", effect="free")
     assert g.score[0] == 9
@@ -41,7 +42,7 @@ def test_section_ii_scores_three_per_period_one_upgrade_tile_including_covered_o
 
 def test_section_iv_needs_an_egg_draws_three_keeps_one_and_lays_a_plank():
     g = new_game(2, 1)
-    g.road[0] = 3
+    g.road_built[0] = 3
     g.eggs[0] = 0
     g._decision = None
     take = give_tile_on_crane(g, "road")
@@ -57,7 +58,7 @@ def test_section_iv_needs_an_egg_draws_three_keeps_one_and_lays_a_plank():
     g.apply(0)
     assert g.eggs[0] == 0
     drawn = stack[-3:]
-    returned = [x for x in drawn if g.c.bridge_iv[x]["id"] != kept]
+    returned = [x for x in drawn if g.components.bridge_iv[x]["id"] != kept]
     assert len(g.iv_stack) == 5 and sorted(g.iv_stack[:2]) == sorted(returned)
     assert g.decision().kind == "plank"
     choose(g, kind="plank", plank=0)
@@ -67,25 +68,25 @@ def test_section_iv_needs_an_egg_draws_three_keeps_one_and_lays_a_plank():
 def test_a_finished_bridge_gives_only_the_iv_tiles_reward_and_discards_it():
     g = new_game(2, 1)
     g.planks = [100, 101, 102, 103, 104]
-    g.road[0] = 3
-    univ, tech = g.univ[0], g.tech[0]
+    g.road_built[0] = 3
+    univ, tech = g.university[0], g.tech_track[0]
     g.iv_stack = [2, 4, 5, 1, 0, 3]  # IV4 (university x3) among the three on top
     road(g, eggs=1)
     assert g.decision().kind == "bridge_iv"
     choose(g, kind="bridge_tile", tile="IV4")
     assert g.decision().kind != "plank"
     assert ("iv", 3) in g.discarded
-    assert (g.univ[0], g.tech[0]) == (univ + 3, tech)
+    assert (g.university[0], g.tech_track[0]) == (univ + 3, tech)
 
 
 def test_section_v_after_the_bridge_is_finished_keeps_the_tile_in_front_of_the_player():
     g = new_game(2, 1)
     g.planks = [0, 1, 2, 3, 4]
-    g.road[0] = 4
+    g.road_built[0] = 4
     road(g, eggs=1)
     assert g.decision().kind == "bridge_v"
     g.apply(0)
-    assert len(g.v_tiles[0]) == 1 and g.road[0] == 5
+    assert len(g.v_tiles[0]) == 1 and g.road_built[0] == 5
     assert g.decision().kind == "turn"
     assert not any(
         o["kind"] == "extra_action" and o["action"] == "road" for o in g.decision().options
@@ -94,16 +95,16 @@ def test_section_v_after_the_bridge_is_finished_keeps_the_tile_in_front_of_the_p
 
 def test_replacement_tiles_change_the_egg_free_effects():
     g = new_game(2, 1, kings_road_tiles=["IIa"])
-    g.road[0] = 1
-    g.silver[0] = 2
-    g.silver_supply -= 2
+    g.road_built[0] = 1
+    g.silver_windows[0] = 2
+    g.silver_window_supply -= 2
     road(g)
     choose(g, kind="road_effect", effect="free")
     assert g.score[0] == 4  # 2 points per silver window
     g = new_game(2, 1, kings_road_tiles=["IIb"])
-    g.road[0] = 2
+    g.road_built[0] = 2
     g.stone[0] = 9
-    g.wealth[0] = 7
+    g.wealth_bonuses[0] = 7
     g._decision = None
     g.apply(give_tile_on_crane(g, "wall"))
     choose(g, kind="action", action="wall")
@@ -121,53 +122,58 @@ def test_kings_road_tile_faces_iia_and_iib_cannot_both_be_chosen():
 
 def test_climbing_costs_two_silver_windows_and_crossing_a_tier_costs_gold_and_stone():
     g = new_game(2, 1, hunger_wall_board="base")
-    g.silver[0] = 4
-    g.silver_supply -= 4
+    g.silver_windows[0] = 4
+    g.silver_window_supply -= 4
     g.gold[0] = g.stone[0] = 0
     g._decision = None
     choose(g, kind="climb", structure="hunger_wall")
-    assert g.pos[0][0] == [1, 0] and g.silver[0] == 2
+    assert g.structure_pos[0][0] == [1, 0] and g.silver_windows[0] == 2
     assert not has_option(g, kind="climb", structure="hunger_wall"), "crossing I->II costs"
     g.gold[0] = g.stone[0] = 1
     g._decision = None
     choose(g, kind="climb", structure="hunger_wall")
-    assert g.pos[0][0][0] == 2 and (g.gold[0], g.stone[0]) == (0, 0)
+    assert g.structure_pos[0][0][0] == 2 and (g.gold[0], g.stone[0]) == (0, 0)
 
 
 def test_lateral_moves_score_points_and_follow_side_arrows():
     g = new_game(2, 1, hunger_wall_board="base")
-    board = g._structure(0)
-    g.pos[0][0] = [0, 1]
+    board = structure(g, 0)
+    g.structure_pos[0][0] = [0, 1]
     assert board.cells[0][2] == {"vp": 1}
-    g._lateral(0, 0)
-    assert g.pos[0][0] == [0, 2] and g.score[0] == 1
-    g.pos[0][0] = [1, 0]
+    lateral(g, 0, 0)
+    assert g.structure_pos[0][0] == [0, 2] and g.score[0] == 1
+    g.structure_pos[0][0] = [1, 0]
     assert board.cells[1][1].get("arrow") == "side"
-    g._lateral(0, 0)
-    assert g.pos[0][0] == [1, 2]
+    lateral(g, 0, 0)
+    assert g.structure_pos[0][0] == [1, 2]
 
 
 def test_an_up_arrow_across_a_tier_asks_whether_to_pay_the_crossing():
     g = new_game(2, 1, hunger_wall_board="base")
-    board = g._structure(0)
-    up = [(r, c) for r in range(6) for c in range(6) if board.cells[r][c].get("arrow") == "up"]
-    r, c = [x for x in up if board.tiers[x[0]] != board.tiers[min(x[0] + 1, 5)]][0]
-    g.pos[0][0] = [r, c - 1]
+    board = structure(g, 0)
+    up = [
+        (r, components)
+        for r in range(6)
+        for components in range(6)
+        if board.cells[r][components].get("arrow") == "up"
+    ]
+    r, components = [x for x in up if board.tiers[x[0]] != board.tiers[min(x[0] + 1, 5)]][0]
+    g.structure_pos[0][0] = [r, components - 1]
     g.gold[0] = g.stone[0] = 5
-    g._lateral(0, 0)
+    lateral(g, 0, 0)
     g._decision = None
     d = g.decision()
     assert d.kind == "arrow_up" and [o["take"] for o in d.options] == [False, True]
     choose(g, kind="arrow_up", take=True)
-    assert g.pos[0][0][0] == r + 1
+    assert g.structure_pos[0][0][0] == r + 1
 
 
 def test_reaching_the_cathedrals_top_tier_takes_one_of_its_v_tiles():
     g = new_game(2, 1)
-    g.pos[0][1] = [3, 0]
+    g.structure_pos[0][1] = [3, 0]
     g.gold[0], g.stone[0] = 5, 5
-    g.wealth[0] = 7
-    g._climb(0, 1, free=False)
+    g.wealth_bonuses[0] = 7
+    climb(g, 0, 1, free=False)
     g._decision = None
     assert g.decision().kind == "bridge_v"
     assert len(g.decision().options) == 3
@@ -177,27 +183,27 @@ def test_reaching_the_cathedrals_top_tier_takes_one_of_its_v_tiles():
 
 def test_alternative_level_boards_are_independent_options():
     g = new_game(2, 1, hunger_wall_board="A", cathedral_board="base")
-    assert g._structure(0).name == "A" and g._structure(1).name == "base"
+    assert structure(g, 0).name == "A" and structure(g, 1).name == "base"
 
 
 def test_seed_cathedral_example_order_climb_onto_an_up_arrow_pay_the_crossing_then_lateral():
     # seed §饥饿之墙和圣维特主教座堂 范例: 2 silver up onto an up arrow, pay 1 gold 1 stone to
     # cross into tier II, then resolve the Cathedral icon's lateral move
     g = new_game(2, 1)
-    board = g._structure(1)
+    board = structure(g, 1)
     assert board.cells[1][2].get("arrow") == "up" and board.tiers[1] != board.tiers[2]
-    g.pos[0][1] = [0, 2]
-    g.silver[0] = 2
-    g.silver_supply -= 2
+    g.structure_pos[0][1] = [0, 2]
+    g.silver_windows[0] = 2
+    g.silver_window_supply -= 2
     g.gold[0] = g.stone[0] = 1
-    g.t_lateral[1] = 1
+    g.t_lateral_moves[1] = 1
     g._decision = None
     choose(g, kind="climb", structure="cathedral")
     assert g.decision().kind == "arrow_up"
     choose(g, kind="arrow_up", take=True)
-    assert g.pos[0][1] == [2, 2] and (g.gold[0], g.stone[0]) == (0, 0)
+    assert g.structure_pos[0][1] == [2, 2] and (g.gold[0], g.stone[0]) == (0, 0)
     choose(g, kind="lateral", structure="cathedral")
-    assert g.pos[0][1] == [2, 3]
+    assert g.structure_pos[0][1] == [2, 3]
 
 
 def test_a_second_road_action_in_a_turn_keeps_the_first_sections_effects_pending():
@@ -205,12 +211,12 @@ def test_a_second_road_action_in_a_turn_keeps_the_first_sections_effects_pending
     # any order - building the road twice (tile + extra action) must not drop section I's
     g = new_game(2, 1)
     road(g, eggs=2)
-    g.goldwin[0], g.silver[0] = 2, 0
-    g.goldwin_supply -= 2
+    g.gold_windows[0], g.silver_windows[0] = 2, 0
+    g.gold_window_supply -= 2
     g.gold[0] = 3
     g._decision = None
     choose(g, kind="extra_action", action="road", pay="gold_gold")
-    assert g.road[0] == 2
+    assert g.road_built[0] == 2
     assert has_option(g, kind="road_effect", effect="free", section=1)
     assert has_option(g, kind="road_effect", effect="free", section=2)
     assert has_option(g, kind="road_effect", effect="egg", section=1)
@@ -219,6 +225,6 @@ def test_a_second_road_action_in_a_turn_keeps_the_first_sections_effects_pending
     assert g.score[0] == 4 and g.gold[0] == 2
     choose(g, kind="road_effect", effect="egg", section=1, choice=0)  # 2 silver windows
     choose(g, kind="road_effect", effect="egg", section=2, choice=0)  # a gold window
-    assert g.eggs[0] == 0 and g.silver[0] == 2 and g.goldwin[0] == 1
+    assert g.eggs[0] == 0 and g.silver_windows[0] == 2 and g.gold_windows[0] == 1
     assert not has_option(g, kind="road_effect", effect="egg")
     assert g.observation(0)["turn_state"]["road_effects"] == {"free": [2], "egg": []}

@@ -12,7 +12,7 @@ def crane_order(g):
     """Action tiles from the start of the red zone, clockwise."""
     out = []
     for position in range(12):
-        t = g.slot_tile[(position - g.rot) % 12]
+        t = g.slot_tile[(position - g.crane_rotation) % 12]
         if t >= 0:
             out.append(g.tile_actions[t])
     return out
@@ -30,9 +30,9 @@ def test_all_six_tiles_start_in_the_red_and_green_zones_never_on_the_box(players
     zones = []
     for slot, t in enumerate(g.slot_tile):
         if t >= 0:
-            zones.append(g.c.crane["frame"][(slot + g.rot) % 12]["zone"])
+            zones.append(g.components.crane["frame"][(slot + g.crane_rotation) % 12]["zone"])
     assert len(zones) == 6 and set(zones) <= {"red", "green"}
-    assert g.slot_tile[g.c.crane["box_slot"]] == -1
+    assert g.slot_tile[g.components.crane["box_slot"]] == -1
 
 
 def test_side_b_uses_the_less_regular_pairs_each_action_twice():
@@ -50,7 +50,7 @@ def test_random_crane_order_differs_between_seeds():
 
 @pytest.mark.parametrize("players, tokens", [(1, 4), (2, 4), (3, 6), (4, 8)])
 def test_production_tokens_in_the_river_by_player_count(players, tokens):
-    assert sum(new_game(players, 1).river) == tokens
+    assert sum(new_game(players, 1).river_tokens) == tokens
 
 
 def test_bridge_stacks_iv_face_down_and_v_split_three_by_the_bridge_three_by_the_cathedral():
@@ -63,16 +63,16 @@ def test_bridge_stacks_iv_face_down_and_v_split_three_by_the_bridge_three_by_the
 def test_players_start_with_two_gold_two_stone_and_the_seeds_track_spaces():
     g = new_game(4, 1)
     assert g.gold == [2] * 4 and g.stone == [2] * 4
-    assert g.quarry_pos == [3] * 4 and g.gold_pos == [4] * 4
-    assert g.tech == [0] * 4 and g.univ == [0] * 4
-    assert g.pos == [[[0, 0], [0, 0]]] * 4
+    assert g.quarry_pos == [3] * 4 and g.gold_mine_pos == [4] * 4
+    assert g.tech_track == [0] * 4 and g.university == [0] * 4
+    assert g.structure_pos == [[[0, 0], [0, 0]]] * 4
     assert g.cubes == [2] * 4, "11 cubes: 4 tracks, 3 wealth spaces, 2 structures; 2 aside"
 
 
 def test_each_row_shows_three_normal_tiles_and_one_special_of_period_one():
     g = new_game(4, 1)
     for t, row in enumerate(g.rows):
-        infos = [g.c.tiles[x] for x in row]
+        infos = [g.components.tiles[x] for x in row]
         assert [i.special for i in infos] == [False, False, False, True]
         assert all(i.period == 1 and i.type == t for i in infos)
     assert all(len(g.tech_stacks[level]) == 6 for level in (1, 2, 3, 4))
@@ -80,7 +80,7 @@ def test_each_row_shows_three_normal_tiles_and_one_special_of_period_one():
 
 def test_solo_is_set_up_like_two_players_and_the_player_starts():
     solo, two = new_game(1, 4), new_game(2, 4)
-    assert solo.rot == two.rot and solo.platform == two.platform
+    assert solo.crane_rotation == two.crane_rotation and solo.platform == two.platform
     assert len(solo.city_tile) == len(two.city_tile)
     assert solo.decision().seat == 0
 
@@ -97,8 +97,8 @@ def test_unknown_options_and_values_are_refused_with_the_allowed_ones():
 def test_refresh_and_extra_action_may_come_before_taking_a_tile():
     # seed §关于使用时机的说明: any order within the turn
     g = new_game(2, 1)
-    g.goldwin[0] = 2
-    g.goldwin_supply -= 2
+    g.gold_windows[0] = 2
+    g.gold_window_supply -= 2
     g._decision = None
     choose(g, kind="refresh", row="upgrade", slots=[0, 1], pay="gold")
     choose(g, kind="extra_action", action="mines", pay="gold_gold")
