@@ -30,13 +30,14 @@ from .cards import (
     WIZARD,
 )
 from .phases import NORMAL
-from .turn import (
+from .table import (
     adjacent,
     build_cost,
     current_threshold,
     draw,
     may_duplicate,
     place_district,
+    remove_district,
     set_crown,
     take,
     to_bottom,
@@ -595,5 +596,3 @@ SUB_HANDLERS = {
     "graveyard": graveyard,
     "exchange_give": exchange_give,
 }
-
-from .purples import remove_district  # noqa: E402  (purples imports turn, like this module)

@@ -14,7 +14,7 @@ from .cards import (
     START_GOLD,
     START_HAND,
 )
-from .turn import reset_turn
+from .table import reset_turn
 
 
 def build_lineup(players: int, options: dict) -> list[int]:

@@ -3,7 +3,7 @@
 from engine.citadels.cards import DISTRICT_INDEX
 from engine.citadels.phases import DRAFT, OVER
 from engine.citadels.scoring import score_seat
-from engine.citadels.turn import place_district
+from engine.citadels.table import place_district
 
 from .builders import EIGHT, dark, do, finish_round, kinds, names, offers, table
 
