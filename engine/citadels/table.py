@@ -120,17 +120,16 @@ def place_district(s, seat: int, kind: int) -> None:
     s.events.append({"event": "built", "seat": seat, "district": DISTRICT_IDS[kind]})
     if kind == HAUNTED_CITY:
         s.haunted_round[seat] = s.round
+    elif kind == BELL_TOWER:
+        raise_bell_tower(s, seat)  # before the completion check: it counts at the lower end
     check_completion(s)
     if kind == LIGHTHOUSE and s.deck:
         s.stack.append(("lighthouse", seat, None))
-    elif kind == BELL_TOWER:
-        raise_bell_tower(s, seat)
 
 
-def check_completion(s, bell_tower_raised: bool = False) -> None:
+def check_completion(s) -> None:
     """seed 001 勝利條件 and FAQ: the first complete city earns +4, later ones +2, kept even if a
-    district is lost; the game ends at the end of the round. seed 001 FAQ ☆鐘塔: everyone who
-    has 7 when the Bell Tower is built counts as first (+4), even if a city of 8 came before."""
+    district is lost; the game ends at the end of the round."""
     threshold = current_threshold(s)
     newly = [
         seat
@@ -139,7 +138,7 @@ def check_completion(s, bell_tower_raised: bool = False) -> None:
     ]
     if not newly:
         return
-    first = bell_tower_raised or not s.first_completers
+    first = not s.first_completers
     for seat in newly:
         s.completed[seat] = True
         if first:
@@ -151,12 +150,22 @@ def check_completion(s, bell_tower_raised: bool = False) -> None:
 def raise_bell_tower(s, seat: int) -> None:
     """seed 001 FAQ ☆鐘塔: once built, the game *must* end when a city reaches 7 (one district
     fewer than the threshold) for as long as the Bell Tower stands; the seed gives its owner no
-    choice, so the FFG "may announce" of reference §1.3 is not followed."""
+    choice, so the FFG "may announce" of reference §1.3 is not followed.
+
+    Same FAQ (+4/+2): everyone who has 7 when the Bell Tower goes up earns +4, its builder
+    included (the tower counts), and so does a city of 8 that had completed second (+2) before:
+    no bigger city earns less. Cities reaching 7 later earn +2."""
     if s.bell_tower:
         return  # a second Bell Tower (Quarry, Wizard) lowers nothing further
     s.bell_tower = True
     s.events.append({"event": "bell_tower", "seat": seat, "active": True})
-    check_completion(s, bell_tower_raised=True)
+    threshold = current_threshold(s)
+    for other in range(s.players):
+        if len(s.cities[other]) >= threshold and other not in s.first_completers:
+            s.completed[other] = True
+            s.first_completers.append(other)
+            s.events.append({"event": "completed", "seat": other, "first": True})
+            s.end_triggered = True
 
 
 def remove_district(s, seat: int, index: int) -> int:

@@ -256,10 +256,17 @@ def end_turn_option(s, option: dict) -> None:
 
 
 def end_turn(s) -> None:
-    """seed 001 稅務官, ☆貧民窟 FAQ (tax before the Poor House), Park, Alchemist; then the next
-    character is called (or the Witch resumes a bewitched turn)."""
+    """The end of a turn, in this order: the Alchemist's refund, the tax, the Poor House, the
+    Park; then the next character is called (or the Witch resumes a bewitched turn).
+
+    seed 001 煉金術士: the refund covers building only, and its example says he cannot take back
+    the gold paid to the Tax Collector, so he pays the tax even when building took all his gold:
+    the refund comes first and the tax is paid from it. seed 001 FAQ ☆貧民窟: the tax comes
+    before the Poor House (so the refund does too)."""
     seat = s.t_seat
     s.t_ending = False
+    if s.t_char == ALCHEMIST and s.t_mode == NORMAL and s.t_spent:
+        take(s, seat, s.t_spent)  # seed 001 煉金術士: gold spent on building comes back
     if s.t_built and seat != s.tax_seat:
         if s.tax_seat >= 0:
             pay_tax(s, seat)
@@ -270,8 +277,6 @@ def end_turn(s) -> None:
         take(s, seat, 1)
     if PARK in city and not s.hands[seat]:
         s.hands[seat] += draw(s, 2)
-    if s.t_char == ALCHEMIST and s.t_mode == NORMAL and s.t_spent:
-        take(s, seat, s.t_spent)  # seed 001 煉金術士: gold spent on building comes back
     if s.t_resume and s.witch >= 0:
         # seed 001 女巫: the Witch now plays the rest of the bewitched character's turn.
         rank = s.t_rank
