@@ -7,7 +7,16 @@
 
 from .core.bots import Bot, RandomBot
 from .core.contract import ENGINE_VERSION, Decision, State, Title
-from .core.errors import ConfigError, EngineError, IllegalAction, ReplayMismatch
+from .core.errors import (
+    ConfigError,
+    EngineError,
+    IllegalAction,
+    IncompleteRecord,
+    RecordAltered,
+    RecordVersionMismatch,
+    ReplayDiverged,
+    ReplayMismatch,
+)
 from .core.play import play_game, play_out
 from .core.registry import bots, make_bot, register, title, titles
 
@@ -18,7 +27,11 @@ __all__ = [
     "Decision",
     "EngineError",
     "IllegalAction",
+    "IncompleteRecord",
     "RandomBot",
+    "RecordAltered",
+    "RecordVersionMismatch",
+    "ReplayDiverged",
     "ReplayMismatch",
     "State",
     "Title",

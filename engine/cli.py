@@ -72,7 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     rep = commands.add_parser("replay", help="re-play records and report mismatches")
-    rep.add_argument("file", help="JSON lines written by `simulate --out` (or bare records)")
+    rep.add_argument(
+        "file", help="JSON lines written by `simulate --out` (or bare records), or one record"
+    )
+    rep.add_argument(
+        "--allow-version",
+        action="store_true",
+        help="replay records of another rules version under this one (result not checked)",
+    )
     rep.set_defaults(run=_replay)
 
     lst = commands.add_parser("titles", help="list titles, built-in bots and rule options")
@@ -257,41 +264,76 @@ def _table(label: str, rows: list) -> list[str]:
 
 
 def _replay(args) -> int:
+    """Replay every record of the file; one line per record that does not replay as stored."""
     try:
-        handle = open(args.file, encoding="utf-8")  # noqa: SIM115
-    except OSError as err:
-        raise UsageError(f"cannot read {args.file}: {err.strerror}") from None
-    checked = mismatches = 0
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            problem = _check_line(line)
-            checked += 1
-            if problem:
-                mismatches += 1
-                print(f"line {number}: {problem}")
-    print(f"{checked} records replayed, {mismatches} mismatches")
-    return 1 if mismatches else 0
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "it is not UTF-8 text"
+        raise UsageError(f"cannot read {args.file}: {reason}") from None
+    replayed = refused = unparsed = 0
+    for where, entry in _entries(text):
+        if isinstance(entry, json.JSONDecodeError):
+            unparsed += 1
+            print(
+                f"{where}: cannot parse JSON ({entry.msg} at column {entry.colno}); fix or "
+                "remove this line"
+            )
+            continue
+        problem = _check_entry(entry, args.allow_version)
+        if problem:
+            refused += 1
+            print(f"{where}: {problem}")
+        else:
+            replayed += 1
+    print(
+        f"{replayed + refused} records read: {replayed} replay as stored, {refused} do not"
+        + (f"; {unparsed} lines could not be parsed" if unparsed else "")
+    )
+    return 1 if refused or unparsed else 0
 
 
-def _check_line(line: str) -> str | None:
+def _entries(text: str):
+    """(where, entry) for a file of JSON lines, or for a file holding one JSON document (as the
+    platform's replay download, indented over many lines). A line that is not JSON comes as its
+    JSONDecodeError; a single document that is not JSON is reported at its own line."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        return
     try:
-        entry = json.loads(line)
-    except json.JSONDecodeError as err:
-        return f"not JSON ({err.msg})"
+        json.loads(lines[0][1])
+    except json.JSONDecodeError:
+        try:
+            yield "record", json.loads(text)
+        except json.JSONDecodeError as err:
+            yield f"line {err.lineno}", err
+        return
+    for number, line in lines:
+        try:
+            yield f"line {number}", json.loads(line)
+        except json.JSONDecodeError as err:
+            yield f"line {number}", err
+
+
+def _check_entry(entry, allow_version: bool) -> str | None:
     record = entry.get("record", entry) if isinstance(entry, dict) else None
     if not isinstance(record, dict):
-        return "not a record"
+        return "not a record: expected a JSON object with the record's fields"
+    title_id = record.get("title")
+    if title_id not in engine.titles():
+        return f"the record is for {title_id!r}, which is not a title of this engine"
     try:
-        state = engine.title(record.get("title")).replay(record)
+        state = engine.title(title_id).replay(record, allow_version=allow_version)
     except engine.EngineError as err:
         return str(err)
     if not state.is_over():
-        return "the record stops before the end of the game"
+        return None  # sealed as unfinished, and replays to that point
     stored = entry.get("result")
     if stored is not None and _summary(state.result()) != _summary(stored):
-        return f"result differs: stored {_summary(stored)}, replayed {_summary(state.result())}"
+        return (
+            f"the result written beside the record differs from its replay: stored "
+            f"{_summary(stored)}, replayed {_summary(state.result())}"
+        )
     return None
 
 

@@ -185,7 +185,7 @@ class HeuristicBot(Bot):
         return -_cost(option["district"]) * 3
 
     def rate_abbot_tax(self, view, option):
-        return 40
+        return 40 + (5 if option.get("seat") == view.leader else 0)  # a chosen payer: the leader
 
     def rate_navigate(self, view, option):
         if option["take"] == "gold":

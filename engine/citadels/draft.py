@@ -3,7 +3,7 @@
 from engine.core.contract import Decision
 
 from .cards import CHARACTER_IDS, CHARACTER_INDEX, CHARACTER_RANK, KING
-from .phases import DRAFT
+from .phases import CALLS, DRAFT
 
 KING_RANK = CHARACTER_RANK[KING]
 
@@ -115,9 +115,7 @@ def _next(s) -> None:
             tuple(CHARACTER_IDS[s.lineup[r]] for r in s.ranks_of[seat]) for seat in range(s.players)
         )
     )
-    turn.start_calls(s)
+    s.phase = CALLS  # the state hands over to turn.start_calls
 
 
 HANDLERS = {"pick": pick, "discard": discard}
-
-from . import turn  # noqa: E402  (turn imports draft too; used only at call time)

@@ -8,7 +8,7 @@ order, the face-down characters it did not see, or the seed.
 
 from .cards import CHARACTER_IDS, DISTRICT_IDS
 from .phases import DRAFT, OVER
-from .turn import current_threshold
+from .table import current_threshold
 
 _PHASES = {DRAFT: "draft", OVER: "over"}
 

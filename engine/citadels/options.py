@@ -7,6 +7,9 @@ from .cards import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
 RANK9 = ("none", "queen", "artist")
 THREE_PLAYER_RULES = ("seed_no_assassin", "two_characters_each")
 TIE_BREAKS = ("shared", "district_value_then_gold")
+DIPLOMAT_TIMINGS = ("any_time", "end_of_turn")
+ABBOT_TIES = ("nobody_pays", "abbot_chooses")
+EXPANSION_REMOVALS = ("base_purple", "any_base")
 
 OPTION_SPECS = (
     Option(
@@ -53,5 +56,27 @@ OPTION_SPECS = (
         "values, then gold (reference §2.4)",
         TIE_BREAKS,
         "shared",
+    ),
+    Option(
+        "diplomat_timing",
+        "the Diplomat's exchange any time in his turn, which goes on afterwards (seed 001 "
+        "角色技能, the default), or at the end of his turn, ending it (the FFG card, reference "
+        "§2.3)",
+        DIPLOMAT_TIMINGS,
+        "any_time",
+    ),
+    Option(
+        "abbot_tie",
+        "richest players tied: nobody pays the Abbot (classic text, reference §2.3) or he "
+        "chooses which of them pays (2016 edition); the seed is silent",
+        ABBOT_TIES,
+        "nobody_pays",
+    ),
+    Option(
+        "expansion_removal",
+        "for each expansion district beyond 3, a random base purple card leaves (reference "
+        "§1.4) or a random base card of any colour (seed 001 FAQ 擴充地區牌: 'district cards')",
+        EXPANSION_REMOVALS,
+        "base_purple",
     ),
 )

@@ -30,22 +30,29 @@ from .cards import (
     WIZARD,
 )
 from .phases import NORMAL
-from .turn import (
+from .table import (
     adjacent,
     build_cost,
     current_threshold,
     draw,
     may_duplicate,
     place_district,
+    remove_district,
     set_crown,
     take,
     to_bottom,
 )
 
 # Powers the seed ties to the moment after the action (女巫, 領航員) or to the end of the turn
-# (軍閥, 外交官); every other power may come before the action too (seed 001 角色技能: any
-# time in the turn; seed 003: 在任意時機).
-AFTER_ACTION_ONLY = frozenset((WITCH, NAVIGATOR, WARLORD, DIPLOMAT))
+# (軍閥); every other power may come before the action too (seed 001 角色技能: any time in the
+# turn; seed 003: 在任意時機). The seed names no moment for the Diplomat (外交官), so he follows
+# the general rule unless the option ``diplomat_timing`` asks for the FFG card's end of turn.
+AFTER_ACTION_ONLY = frozenset((WITCH, NAVIGATOR, WARLORD))
+
+
+def diplomat_at_end_of_turn(s) -> bool:
+    """Option ``diplomat_timing``: the English card's timing (after the action, ending the turn)."""
+    return s.options["diplomat_timing"] == "end_of_turn"
 
 
 def add_options(s, options: list) -> None:
@@ -61,7 +68,9 @@ def add_options(s, options: list) -> None:
         and district_income(s, seat, character)
     ):
         options.append({"kind": "collect_income"})
-    if not s.t_income and character in AFTER_ACTION_ONLY:
+    if not s.t_income and (
+        character in AFTER_ACTION_ONLY or (character == DIPLOMAT and diplomat_at_end_of_turn(s))
+    ):
         return
     if character == ARTIST:
         beautify_options(s, seat, options)
@@ -283,24 +292,33 @@ def tribute(s, seat, emperor, option: dict) -> None:
 # -- rank 5 --------------------------------------------------------------------------------------
 
 
-def richest_other(s, seat: int) -> int:
-    """seed 001 修道院長: the player with the most gold; reference §2.3: none if tied or if the
-    Abbot is the richest."""
+def richest_others(s, seat: int) -> list[int]:
+    """seed 001 修道院長: the player with the most gold pays. The seed is silent on ties:
+    reference §2.3 (classic text): nobody pays when the richest are tied or the Abbot is the
+    richest; option ``abbot_tie`` = ``abbot_chooses`` (2016 edition): he chooses among the
+    tied richest others (still nobody when he is among the richest himself)."""
     most = max(s.gold)
     richest = [v for v in range(s.players) if s.gold[v] == most]
-    if len(richest) != 1 or richest[0] == seat or most == 0:
-        return -1
-    return richest[0]
+    if most == 0 or seat in richest:
+        return []
+    if len(richest) > 1 and s.options["abbot_tie"] == "nobody_pays":
+        return []
+    return richest
 
 
 def abbot_options(s, seat, options) -> None:
-    if richest_other(s, seat) >= 0:
-        options.append({"kind": "abbot_tax"})
+    richest = richest_others(s, seat)
+    if len(richest) == 1:
+        options.append({"kind": "abbot_tax"})  # the classic option: no choice to make
+    else:
+        options.extend({"kind": "abbot_tax", "seat": v} for v in richest)
 
 
 def abbot_tax(s, option: dict) -> None:
     s.t_power = True
-    richest = richest_other(s, s.t_seat)
+    richest = option.get("seat", -1)
+    if richest < 0:
+        (richest,) = richest_others(s, s.t_seat)
     s.gold[richest] -= 1
     s.gold[s.t_seat] += 1
     s.events.append({"event": "abbot_tax", "from": richest, "to": s.t_seat})
@@ -510,7 +528,8 @@ def exchange_give(s, seat, payload, option: dict) -> None:
             "paid": price,
         }
     )
-    s.t_ending = True
+    if diplomat_at_end_of_turn(s):
+        s.t_ending = True
 
 
 # -- rank 9 --------------------------------------------------------------------------------------
@@ -595,5 +614,3 @@ SUB_HANDLERS = {
     "graveyard": graveyard,
     "exchange_give": exchange_give,
 }
-
-from .purples import remove_district  # noqa: E402  (purples imports turn, like this module)

@@ -4,7 +4,6 @@ reference §1.2-1.3). Scoring effects are in ``scoring``; build-limit and income
 
 from .cards import (
     ARMORY,
-    BELL_TOWER,
     DISTRICT_IDS,
     DISTRICT_INDEX,
     LABORATORY,
@@ -12,7 +11,7 @@ from .cards import (
     SMITHY,
 )
 from .phases import NORMAL, USED_LABORATORY, USED_MUSEUM, USED_SMITHY
-from .turn import check_completion, draw, pay, take, to_bottom
+from .table import draw, pay, remove_district, take, to_bottom
 
 
 def add_options(s, options: list) -> None:
@@ -38,23 +37,6 @@ def add_options(s, options: list) -> None:
                     options.append(
                         {"kind": "armory", "seat": victim, "district": DISTRICT_IDS[kind]}
                     )
-
-
-def remove_district(s, seat: int, index: int) -> int:
-    """Take a district out of a city to the bottom of the deck (seed 001 FAQ ☆博物館: the
-    Museum's cards go with it). A gold the Artist put on it returns to the bank. Returns the
-    kind, which is then the bottom card of the deck."""
-    kind = s.cities[seat].pop(index)
-    s.bank += s.adorned[seat].pop(index)
-    if kind == MUSEUM and s.museum[seat]:
-        to_bottom(s, s.museum[seat])
-        s.museum[seat] = ()
-    if kind == BELL_TOWER and not any(BELL_TOWER in city for city in s.cities):
-        # seed 001 FAQ ☆鐘塔: only while a Bell Tower stands; then the normal end returns.
-        s.bell_tower = False
-        s.events.append({"event": "bell_tower", "seat": seat, "active": False})
-    to_bottom(s, [kind])
-    return kind
 
 
 def laboratory(s, option: dict) -> None:
@@ -116,17 +98,6 @@ def lighthouse(s, seat, payload, option: dict) -> None:
     s.hands[seat].append(card)
     s._chance.shuffle(s.deck)
     s.events.append({"event": "lighthouse", "seat": seat})
-
-
-def raise_bell_tower(s, seat: int) -> None:
-    """seed 001 FAQ ☆鐘塔: once built, the game *must* end when a city reaches 7 (one district
-    fewer than the threshold) for as long as the Bell Tower stands; the seed gives its owner no
-    choice, so the FFG "may announce" of reference §1.3 is not followed."""
-    if s.bell_tower:
-        return  # a second Bell Tower (Quarry, Wizard) lowers nothing further
-    s.bell_tower = True
-    s.events.append({"event": "bell_tower", "seat": seat, "active": True})
-    check_completion(s, bell_tower_raised=True)
 
 
 HANDLERS = {"laboratory": laboratory, "smithy": smithy, "museum": museum, "armory": armory}

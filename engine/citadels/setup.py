@@ -14,7 +14,7 @@ from .cards import (
     START_GOLD,
     START_HAND,
 )
-from .turn import reset_turn
+from .table import reset_turn
 
 
 def build_lineup(players: int, options: dict) -> list[int]:
@@ -40,17 +40,21 @@ def build_deck(options: dict, chance) -> list[int]:
     """The district deck, shuffled.
 
     seed 001 FAQ 擴充地區牌: up to 3 expansion districts are simply added; for each one beyond
-    3, one base card is removed first. We remove base *purple* cards, drawn at random through
-    the engine's PRNG, so the four colours of normal districts keep their balance (decision
-    documented in docs/rules/citadels.md).
+    3, one base card is removed first, drawn at random through the engine's PRNG. By default
+    a base *purple* card (reference §1.4), so the four colours of normal districts keep their
+    balance; option ``expansion_removal`` = ``any_base`` draws from every base card, as the
+    seed's "district cards" also reads (decision documented in docs/rules/citadels.md).
     """
     deck = []
     for kind in BASE_KINDS:
         deck += [kind] * COPIES[kind]
     extra = [DISTRICT_INDEX[name] for name in options["dark_city_districts"]]
-    purples = [k for k in BASE_PURPLE_KINDS for _ in range(COPIES[k])]
+    if options["expansion_removal"] == "any_base":
+        removable = deck[:]
+    else:
+        removable = [k for k in BASE_PURPLE_KINDS for _ in range(COPIES[k])]
     for _ in range(max(0, len(extra) - 3)):
-        deck.remove(purples.pop(chance.below(len(purples))))
+        deck.remove(removable.pop(chance.below(len(removable))))
     deck += extra
     chance.shuffle(deck)
     return deck

@@ -8,7 +8,7 @@ decisions and options to them, and copies itself for ``clone()``.
 from engine.core.contract import Decision, State
 
 from . import draft, observation, powers, purples, scoring, setup, turn
-from .phases import DRAFT, OVER, TURN
+from .phases import CALLS, DRAFT, OVER, TURN
 
 _TABLE = (
     "deck",  # district kinds, top of the deck at the end of the list
@@ -101,8 +101,11 @@ class CitadelsState(State):
             SUB_HANDLERS[entry[0]](self, entry[1], entry[2], option)
         else:
             HANDLERS[kind](self, option)
-        if not self.stack and self.t_ending and self.phase == TURN:
-            turn.end_turn(self)
+        if not self.stack:
+            if self.t_ending and self.phase == TURN:
+                turn.end_turn(self)
+            elif self.phase == CALLS:
+                turn.start_calls(self)
 
     def observation(self, seat: int) -> dict:
         return observation.observe(self, seat)

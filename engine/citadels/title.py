@@ -12,7 +12,8 @@ class Citadels(Title):
 
     id = "citadels"
     name = "Citadels"
-    rules_version = "1"
+    # Bumped whenever the same record can play out differently (rules or option defaults).
+    rules_version = "2"
     min_players = 2
     max_players = 8
     option_specs = OPTION_SPECS

@@ -3,35 +3,38 @@ the round (seed 001 玩家回合, 勝利條件; seed 003 阶段2)."""
 
 from operator import itemgetter
 
+from . import draft, powers, purples
 from .cards import (
     ALCHEMIST,
     ARCHITECT,
     BALL_ROOM,
-    BELL_TOWER,
     BISHOP,
     CHARACTER_IDS,
-    COLOUR,
-    COST,
     DISTRICT_IDS,
     DISTRICT_INDEX,
-    FACTORY,
-    HAUNTED_CITY,
     HOSPITAL,
     KING,
     LIBRARY,
-    LIGHTHOUSE,
     MERCHANT,
     OBSERVATORY,
     PARK,
     POOR_HOUSE,
-    QUARRY,
     QUEEN,
-    SPECIAL,
     TAX_COLLECTOR,
-    THRONE_ROOM,
     WIZARD,
 )
 from .phases import INCOME_ONLY, NORMAL, OVER, TURN
+from .table import (
+    adjacent,
+    build_cost,
+    draw,
+    may_duplicate,
+    place_district,
+    reset_turn,
+    set_crown,
+    take,
+    to_bottom,
+)
 
 _BY_KIND = itemgetter("kind")
 
@@ -39,70 +42,6 @@ _BY_KIND = itemgetter("kind")
 # the Artist and an empty deck): after this many rounds in a row without any district built,
 # the game ends and is scored as usual. Documented in docs/rules/citadels.md.
 STALEMATE_ROUNDS = 20
-
-
-# -- bank, deck and crown helpers -------------------------------------------------------------
-
-
-def take(s, seat: int, amount: int) -> int:
-    """Gold from the bank; seed 001 FAQ: an empty bank pays nothing until gold comes back."""
-    amount = min(amount, s.bank)
-    s.bank -= amount
-    s.gold[seat] += amount
-    return amount
-
-
-def pay(s, seat: int, amount: int) -> None:
-    s.gold[seat] -= amount
-    s.bank += amount
-
-
-def draw(s, count: int) -> list[int]:
-    """Up to ``count`` cards from the top of the deck."""
-    deck = s.deck
-    return [deck.pop() for _ in range(min(count, len(deck)))]
-
-
-def to_bottom(s, cards) -> None:
-    s.deck[0:0] = cards
-
-
-def set_crown(s, seat: int) -> None:
-    """Move the crown; Throne Room (reference §1.3): its owner takes 1 gold on each change."""
-    if seat == s.crown:
-        return
-    s.crown = seat
-    s.events.append({"event": "crown", "seat": seat})
-    for owner in range(s.players):
-        if THRONE_ROOM in s.cities[owner]:
-            take(s, owner, 1)
-
-
-def current_threshold(s) -> int:
-    """seed 001 ☆鐘塔: while a Bell Tower stands, one district fewer ends the game."""
-    return s.threshold - 1 if s.bell_tower else s.threshold
-
-
-def adjacent(s, a: int, b: int) -> bool:
-    return a != b and ((a - b) % s.players in (1, s.players - 1))
-
-
-def reset_turn(s, seat: int, rank: int, mode: int = NORMAL) -> None:
-    """Clear the per-turn flags for ``seat`` playing ``rank``."""
-    s.t_seat = seat
-    s.t_rank = rank
-    s.t_char = s.lineup[rank] if rank else -1
-    s.t_mode = mode
-    s.t_income = False
-    s.t_power = False
-    s.t_collected = False
-    s.t_builds = 1
-    s.t_built = 0
-    s.t_spent = 0
-    s.t_used = 0
-    s.t_beautified = 0
-    s.t_ending = False
-    s.t_resume = False
 
 
 # -- calling the characters -------------------------------------------------------------------
@@ -279,19 +218,6 @@ def character_bonus(s) -> None:
 # -- building ----------------------------------------------------------------------------------
 
 
-def build_cost(city: list[int], kind: int) -> int:
-    """Factory (reference §1.3): your other purple districts cost 1 less."""
-    cost = COST[kind]
-    if COLOUR[kind] == SPECIAL and kind != FACTORY and FACTORY in city:
-        cost -= 1
-    return cost
-
-
-def may_duplicate(city: list[int]) -> bool:
-    """Quarry (reference §1.3, FFG text): one district identical to another, one at a time."""
-    return QUARRY in city and len(set(city)) == len(city)
-
-
 def buildable(s, seat: int) -> list[int]:
     if s.t_builds <= 0:
         return []
@@ -308,48 +234,6 @@ def buildable(s, seat: int) -> list[int]:
 def build(s, option: dict) -> None:
     s.t_builds -= 1
     place_district(s, s.t_seat, DISTRICT_INDEX[option["district"]])
-
-
-def place_district(s, seat: int, kind: int) -> None:
-    """Pay for a district in hand and put it in the city, with its on-build effects."""
-    city = s.cities[seat]
-    cost = build_cost(city, kind)
-    s.hands[seat].remove(kind)
-    pay(s, seat, cost)
-    s.t_spent += cost
-    s.t_built += 1
-    s.built_this_round = True
-    city.append(kind)
-    s.adorned[seat].append(0)
-    s.events.append({"event": "built", "seat": seat, "district": DISTRICT_IDS[kind]})
-    if kind == HAUNTED_CITY:
-        s.haunted_round[seat] = s.round
-    check_completion(s)
-    if kind == LIGHTHOUSE and s.deck:
-        s.stack.append(("lighthouse", seat, None))
-    elif kind == BELL_TOWER:
-        purples.raise_bell_tower(s, seat)
-
-
-def check_completion(s, bell_tower_raised: bool = False) -> None:
-    """seed 001 勝利條件 and FAQ: the first complete city earns +4, later ones +2, kept even if a
-    district is lost; the game ends at the end of the round. seed 001 FAQ ☆鐘塔: everyone who
-    has 7 when the Bell Tower is built counts as first (+4), even if a city of 8 came before."""
-    threshold = current_threshold(s)
-    newly = [
-        seat
-        for seat in range(s.players)
-        if not s.completed[seat] and len(s.cities[seat]) >= threshold
-    ]
-    if not newly:
-        return
-    first = bell_tower_raised or not s.first_completers
-    for seat in newly:
-        s.completed[seat] = True
-        if first:
-            s.first_completers.append(seat)
-        s.events.append({"event": "completed", "seat": seat, "first": first})
-    s.end_triggered = True
 
 
 # -- the main decision of a turn -----------------------------------------------------------
@@ -372,10 +256,17 @@ def end_turn_option(s, option: dict) -> None:
 
 
 def end_turn(s) -> None:
-    """seed 001 稅務官, ☆貧民窟 FAQ (tax before the Poor House), Park, Alchemist; then the next
-    character is called (or the Witch resumes a bewitched turn)."""
+    """The end of a turn, in this order: the Alchemist's refund, the tax, the Poor House, the
+    Park; then the next character is called (or the Witch resumes a bewitched turn).
+
+    seed 001 煉金術士: the refund covers building only, and its example says he cannot take back
+    the gold paid to the Tax Collector, so he pays the tax even when building took all his gold:
+    the refund comes first and the tax is paid from it. seed 001 FAQ ☆貧民窟: the tax comes
+    before the Poor House (so the refund does too)."""
     seat = s.t_seat
     s.t_ending = False
+    if s.t_char == ALCHEMIST and s.t_mode == NORMAL and s.t_spent:
+        take(s, seat, s.t_spent)  # seed 001 煉金術士: gold spent on building comes back
     if s.t_built and seat != s.tax_seat:
         if s.tax_seat >= 0:
             pay_tax(s, seat)
@@ -386,8 +277,6 @@ def end_turn(s) -> None:
         take(s, seat, 1)
     if PARK in city and not s.hands[seat]:
         s.hands[seat] += draw(s, 2)
-    if s.t_char == ALCHEMIST and s.t_mode == NORMAL and s.t_spent:
-        take(s, seat, s.t_spent)  # seed 001 煉金術士: gold spent on building comes back
     if s.t_resume and s.witch >= 0:
         # seed 001 女巫: the Witch now plays the rest of the bewitched character's turn.
         rank = s.t_rank
@@ -466,6 +355,3 @@ HANDLERS = {
 }
 SUB_OPTIONS = {"keep": keep_options, "ball_room": ball_room_options}
 SUB_HANDLERS = {"keep": keep, "ball_room": ball_room_answer}
-
-# Imported last: these modules use the helpers above (and draft calls start_calls).
-from . import draft, powers, purples  # noqa: E402

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from . import records
 from .chance import Chance
-from .errors import ConfigError, IllegalAction, ReplayMismatch
+from .errors import ConfigError, IllegalAction
 from .options import Option, resolve
 
-ENGINE_VERSION = "0.1.0"
-RECORD_FORMAT = 1
+ENGINE_VERSION = "0.2.0"  # 0.2: records carry a seal (engine/core/records.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,30 +93,18 @@ class Title:
         state._setup()
         return state
 
-    def replay(self, record: dict[str, Any]) -> State:
-        """Rebuild the final state of a recorded game; raises ReplayMismatch if it does not fit."""
-        if record.get("title") != self.id:
-            raise ReplayMismatch(f"record is for {record.get('title')!r}, not {self.id!r}")
-        if record.get("format") != RECORD_FORMAT:
-            raise ReplayMismatch(f"unknown record format {record.get('format')!r}")
-        try:
-            state = self._start(
-                record["players"], record["options"], record["seed"], list(record["chance"])
-            )
-            for step, action in enumerate(record["actions"]):
-                if state.is_over():
-                    raise ReplayMismatch(f"action {step} comes after the end of the game")
-                try:
-                    state.apply(action)
-                except IllegalAction as err:
-                    raise ReplayMismatch(f"action {step} is illegal on replay: {err}") from err
-        except (KeyError, TypeError) as err:
-            raise ReplayMismatch(f"malformed record: {err!r}") from err
-        except ConfigError as err:
-            raise ReplayMismatch(f"record configuration refused: {err}") from err
-        if state._chance._cursor != len(record["chance"]):
-            raise ReplayMismatch("the record has chance outcomes the game never drew")
-        return state
+    def replay(self, record: dict[str, Any], allow_version: bool = False) -> State:
+        """Rebuild the final state of a recorded game, proving it is the game recorded.
+
+        Raises ``RecordVersionMismatch`` for a record of another rules version (or a legacy
+        format without a seal) unless ``allow_version=True`` — the compatibility path, which
+        replays the actions under this title's rules without comparing the stored result —
+        ``RecordAltered`` if the record no longer matches the digest written with it,
+        ``IncompleteRecord`` if it ends before the game it recorded did, ``ReplayDiverged``
+        if it replays to another result or end than the one stored, and ``ReplayMismatch``
+        (their base) for anything malformed. See ``engine/core/records.py``.
+        """
+        return records.replay(self, record, allow_version)
 
 
 class State:
@@ -184,9 +172,10 @@ class State:
         return self._result()
 
     def record(self) -> dict[str, Any]:
-        """The replay record: configuration, seed, chance outcomes and actions."""
-        return {
-            "format": RECORD_FORMAT,
+        """The replay record: configuration, seed, chance outcomes and actions, sealed with
+        their digest and the result's (``final``, see ``engine/core/records.py``)."""
+        record = {
+            "format": records.RECORD_FORMAT,
             "title": self.title.id,
             "rules_version": self.title.rules_version,
             "engine_version": ENGINE_VERSION,
@@ -196,6 +185,8 @@ class State:
             "chance": list(self._chance.log),
             "actions": list(self._actions),
         }
+        record["final"] = records.seal(record, self.result() if self.is_over() else None)
+        return record
 
     def clone(self) -> State:
         """An independent copy: applying to one never changes the other."""

@@ -14,4 +14,21 @@ class IllegalAction(EngineError, ValueError):
 
 
 class ReplayMismatch(EngineError):
-    """A replay record that does not rebuild a consistent game."""
+    """A replay record that does not rebuild the game it claims to record (malformed, or one
+    of the more precise cases below)."""
+
+
+class RecordVersionMismatch(ReplayMismatch):
+    """A record of another rules version (or record format) than this engine plays."""
+
+
+class RecordAltered(ReplayMismatch):
+    """A record whose content no longer matches the digest written with it."""
+
+
+class IncompleteRecord(ReplayMismatch):
+    """A record that ends before the game it recorded did (actions missing at its end)."""
+
+
+class ReplayDiverged(ReplayMismatch):
+    """A record that replays, but not to the result (or end) that was stored with it."""

@@ -71,10 +71,11 @@ def test_the_tax_collector_takes_one_gold_from_each_player_who_built():
     assert s.gold[0] == 4 and s.gold[1] == 2
 
 
-def test_the_tax_is_only_paid_by_a_player_with_gold_left():
+def palace_after_the_tax_collector(character: str):
+    """The Tax Collector's turn, then ``character`` (3 + 2 gold) builds a Palace with all of it."""
     s = table(
-        options=dark("tax_collector"),
-        characters={0: "tax_collector", 1: "bishop"},
+        options=dark("tax_collector", *(["alchemist"] if character == "alchemist" else [])),
+        characters={0: "tax_collector", 1: character},
         hands={1: ["palace"]},
         gold={1: 3},
     )
@@ -82,7 +83,13 @@ def test_the_tax_is_only_paid_by_a_player_with_gold_left():
     do(s, "end_turn")
     do(s, "take_gold")
     do(s, "build", district="palace")
+    assert s.gold[1] == 0
     do(s, "end_turn")
+    return s
+
+
+def test_the_tax_is_only_paid_by_a_player_with_gold_left():
+    s = palace_after_the_tax_collector("bishop")
     assert s.gold[0] == 2 and s.gold[1] == 0
 
 
@@ -156,6 +163,28 @@ def test_the_abbot_takes_one_gold_from_the_single_richest_player():
 
 def test_the_abbot_gets_nothing_when_the_richest_are_tied():
     s = table(options=dark("abbot"), characters={0: "abbot"}, gold={1: 5, 2: 5})
+    do(s, "take_gold")
+    assert "abbot_tax" not in kinds(s)
+
+
+def test_the_abbot_chooses_among_the_tied_richest_with_the_2016_option():
+    s = table(
+        options=dark("abbot", abbot_tie="abbot_chooses"),
+        characters={0: "abbot"},
+        gold={1: 5, 2: 5},
+    )
+    do(s, "take_gold")
+    assert offers(s, "abbot_tax", seat=1) and offers(s, "abbot_tax", seat=2)
+    do(s, "abbot_tax", seat=2)
+    assert s.gold == [3, 5, 4, 0]
+
+
+def test_the_abbot_gets_nothing_when_he_is_among_the_richest_even_with_the_2016_option():
+    s = table(
+        options=dark("abbot", abbot_tie="abbot_chooses"),
+        characters={0: "abbot"},
+        gold={0: 3, 1: 5},
+    )
     do(s, "take_gold")
     assert "abbot_tax" not in kinds(s)
 
@@ -258,10 +287,14 @@ def test_the_artist_beautifies_one_or_two_districts_with_her_gold():
     assert s.adorned[0] == [1, 1, 0] and s.gold[0] == 1
 
 
-def test_the_witch_navigator_warlord_and_diplomat_wait_for_the_action():
-    for character, power in (("navigator", "navigate"), ("diplomat", "exchange")):
+def test_the_witch_navigator_and_warlord_wait_for_the_action():
+    for character, power in (
+        ("witch", "bewitch"),
+        ("navigator", "navigate"),
+        ("warlord", "destroy"),
+    ):
         s = table(
-            options=dark(character),
+            options=dark(*[character] if character != "warlord" else []),
             characters={0: character},
             cities={0: ["temple"], 1: ["church"]},
             gold={0: 5},
@@ -269,6 +302,44 @@ def test_the_witch_navigator_warlord_and_diplomat_wait_for_the_action():
         assert power not in kinds(s)
         do(s, "take_gold")
         assert power in kinds(s)
+
+
+def diplomat_table(**options):
+    return table(
+        options=dark("diplomat", **options),
+        characters={0: "diplomat"},
+        cities={0: ["temple"], 1: ["church"]},
+        hands={0: ["manor"]},
+        gold={0: 5},
+    )
+
+
+def test_the_diplomat_exchanges_any_time_in_his_turn_and_plays_on():
+    # seed 001 角色技能: every power any time in the turn; 外交官 names no moment of its own.
+    s = diplomat_table()
+    do(s, "exchange", seat=1, district="church")
+    do(s, "give", district="temple")
+    assert names(s.cities[0]) == ["church"] and s.gold[0] == 4
+    assert s.decision().kind == "action" and s.decision().seat == 0
+    do(s, "take_gold")
+    do(s, "build", district="manor")
+    assert names(s.cities[0]) == ["church", "manor"]
+
+
+def test_the_diplomat_end_of_turn_option_keeps_the_english_cards_timing():
+    s = diplomat_table(diplomat_timing="end_of_turn")
+    assert "exchange" not in kinds(s)
+    do(s, "take_gold")
+    do(s, "exchange", seat=1, district="church")
+    do(s, "give", district="temple")
+    assert s.decision().kind == "draft_pick"  # the exchange ended his turn (and the round)
+
+
+def test_the_alchemist_pays_the_tax_from_his_refund():
+    # seed 001 煉金術士 example: he cannot take back the gold paid to the Tax Collector, so he
+    # pays it even when building took every gold he had; the refund comes first.
+    s = palace_after_the_tax_collector("alchemist")
+    assert s.gold[1] == 4 and s.gold[0] == 3
 
 
 def test_the_wizard_builds_the_card_taken_only_after_the_action():

@@ -3,7 +3,7 @@
 from engine.citadels.cards import DISTRICT_INDEX
 from engine.citadels.phases import DRAFT, OVER
 from engine.citadels.scoring import score_seat
-from engine.citadels.turn import place_district
+from engine.citadels.table import place_district
 
 from .builders import EIGHT, dark, do, finish_round, kinds, names, offers, table
 
@@ -659,6 +659,30 @@ def test_faq_bell_tower_with_a_city_of_eight_before_it_still_gives_the_sevens_fo
     do(s, "build", district="bell_tower")
     assert s.first_completers == [1, 2]
     assert score_seat(s, 2)["complete_city"] == 4
+
+
+def test_faq_bell_tower_a_city_of_eight_that_completed_second_also_earns_four():
+    # 001 FAQ ☆鐘塔 +4/+2: everyone who has 7 when it goes up earns +4; a city of 8 that
+    # completed second (+2) before it must not earn less than the new sevens.
+    s = bell({0: EIGHT[:6], 2: [*EIGHT, "watchtower"], 3: [*EIGHT, "watchtower"]})
+    s.completed[2] = s.completed[3] = True
+    s.first_completers = [3]
+    s.end_triggered = True
+    do(s, "take_gold")
+    do(s, "build", district="bell_tower")
+    assert [score_seat(s, v)["complete_city"] for v in range(4)] == [4, 0, 4, 4]
+
+
+def test_faq_bell_tower_built_as_an_eighth_district_after_another_city_earns_four():
+    # The builder is included (FAQ: 建成鐘塔的玩家 … 也能獲得+4), even when the tower is his 8th
+    # district and someone else completed first.
+    s = bell({0: EIGHT, 2: EIGHT[:6] + ["watchtower"], 3: [*EIGHT, "watchtower"]})
+    s.completed[3] = True
+    s.first_completers = [3]
+    s.end_triggered = True
+    do(s, "take_gold")
+    do(s, "build", district="bell_tower")
+    assert [score_seat(s, v)["complete_city"] for v in range(4)] == [4, 0, 4, 4]
 
 
 def test_faq_bell_tower_protects_seven_district_cities_from_the_warlord():

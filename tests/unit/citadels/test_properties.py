@@ -18,6 +18,7 @@ from engine.citadels.cards import (
     QUARRY,
     WIZARD,
 )
+from engine.citadels.options import ABBOT_TIES, DIPLOMAT_TIMINGS, EXPANSION_REMOVALS
 from engine.citadels.title import CITADELS
 from engine.core.rng import Rng
 
@@ -39,6 +40,9 @@ def game_setups(draw, players=None):
         "end_districts": draw(st.sampled_from((7, 8, 10))),
         "three_player_rule": draw(st.sampled_from(("seed_no_assassin", "two_characters_each"))),
         "tie_break": draw(st.sampled_from(("shared", "district_value_then_gold"))),
+        "diplomat_timing": draw(st.sampled_from(DIPLOMAT_TIMINGS)),
+        "abbot_tie": draw(st.sampled_from(ABBOT_TIES)),
+        "expansion_removal": draw(st.sampled_from(EXPANSION_REMOVALS)),
     }
     return players, options, draw(st.integers(0, 2**40))
 
@@ -138,6 +142,9 @@ def sweep_options(players, game):
         "end_districts": (8, 7, 10, 8)[game % 4],
         "three_player_rule": ("seed_no_assassin", "two_characters_each")[game % 2],
         "tie_break": ("shared", "district_value_then_gold")[game // 2 % 2],
+        "diplomat_timing": DIPLOMAT_TIMINGS[game // 3 % 2],
+        "abbot_tie": ABBOT_TIES[game // 5 % 2],
+        "expansion_removal": EXPANSION_REMOVALS[game // 7 % 2],
     }
 
 

@@ -75,3 +75,33 @@ def test_the_emperor_never_gives_the_crown_to_its_current_holder_or_himself():
     do(s, "take_gold")
     seats = {o["seat"] for o in s.decision().options if o["kind"] == "give_crown"}
     assert seats == {0, 3}
+
+
+def test_the_laboratory_is_offered_with_an_empty_bank_and_then_pays_nothing():
+    # Engine choice (the seed is silent): the discard stays a legal move; 001 FAQ 銀行: an
+    # empty bank pays nothing.
+    s = table(
+        options=dark(districts=["armory"]),
+        characters={0: "king"},
+        cities={0: ["laboratory"]},
+        hands={0: ["manor"]},
+        gold={0: 30},
+    )
+    assert s.bank == 0
+    do(s, "laboratory", district="manor")
+    assert s.gold[0] == 30 and s.hands[0] == []
+
+
+def test_beyond_three_expansion_districts_the_any_base_option_may_remove_normal_cards():
+    from engine.citadels.cards import BASE_PURPLE_KINDS
+    from engine.citadels.title import CITADELS
+
+    added = ["armory", "museum", "park", "quarry", "factory"]
+    kept_purples = set()
+    for seed in range(10):
+        options = {"dark_city_districts": added, "expansion_removal": "any_base"}
+        s = CITADELS.new_game(4, options, seed)
+        cards = s.deck + [k for h in s.hands for k in h]
+        assert len(cards) == 66 + 3
+        kept_purples.add(sum(1 for k in cards if k in BASE_PURPLE_KINDS))
+    assert 12 in kept_purples  # both cards removed were normal districts in some game

@@ -57,34 +57,64 @@ def test_simulate_writes_records_that_replay_cleanly(toy, tmp_path, capsys):
     assert len(lines) == 12
     assert all(json.loads(line)["record"]["title"] == "toy" for line in lines)
     assert main(["replay", str(out_file)]) == 0
-    assert "12 records replayed, 0 mismatches" in capsys.readouterr().out
+    assert "12 records read: 12 replay as stored, 0 do not" in capsys.readouterr().out
 
 
-def test_replay_reports_a_tampered_record(toy, tmp_path, capsys):
+def _games(tmp_path, count):
     out_file = tmp_path / "games.jsonl"
-    main(
-        [
-            "simulate",
-            "toy",
-            "--bots",
-            "random,random",
-            "--games",
-            "3",
-            "--out",
-            str(out_file),
-            "--quiet",
-        ]
-    )
-    games = [json.loads(line) for line in out_file.read_text().splitlines()]
+    main(["simulate", "toy", "--bots", "random,random", "--games", str(count)]
+         + ["--out", str(out_file), "--quiet"])  # fmt: skip
+    return out_file, [json.loads(line) for line in out_file.read_text().splitlines()]
+
+
+def test_replay_reports_each_kind_of_bad_record_in_a_sentence(toy, tmp_path, capsys):
+    out_file, games = _games(tmp_path, 6)
     games[1]["result"]["scores"][0] += 100
-    games[2]["record"]["chance"].pop()
+    games[2]["record"]["actions"].pop()
+    games[3]["record"]["rules_version"] = "0"
+    games[4]["record"]["chance"].pop()
     out_file.write_text("\n".join(json.dumps(g) for g in games) + "\nnot json\n")
     assert main(["replay", str(out_file)]) == 1
     out = capsys.readouterr().out
-    assert "line 2: result differs" in out
-    assert "line 3:" in out
-    assert "line 4: not JSON" in out
-    assert "4 records replayed, 3 mismatches" in out
+    assert "line 1:" not in out and "line 6:" not in out
+    assert "line 2: the result written beside the record differs from its replay" in out
+    assert "line 3: the record is incomplete: it holds" in out
+    assert "line 4: the record is of toy rules version '0', but this engine plays" in out
+    assert "--allow-version" in out
+    assert "line 5: the record was changed after it was written" in out
+    assert "line 7: cannot parse JSON (Expecting value at column 1)" in out
+    assert "6 records read: 2 replay as stored, 4 do not; 1 lines could not be parsed" in out
+
+
+def test_replay_reads_one_indented_record_and_reports_a_parse_error_at_its_line(
+    toy, tmp_path, capsys
+):
+    _, games = _games(tmp_path, 1)
+    path = tmp_path / "game-1-replay.json"
+    path.write_text(json.dumps(games[0]["record"], indent=1, sort_keys=True))
+    assert main(["replay", str(path)]) == 0
+    assert "1 records read: 1 replay as stored, 0 do not" in capsys.readouterr().out
+    lines = path.read_text().splitlines()
+    assert lines[4] == "  },"
+    lines[4] = "  }"  # a missing comma on line 5
+    path.write_text("\n".join(lines))
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "line 6: cannot parse JSON (Expecting ',' delimiter" in out
+    assert "1 lines could not be parsed" in out and "mismatch" not in out
+
+
+def test_replay_allow_version_replays_a_record_of_other_rules(toy, tmp_path, capsys):
+    from engine.core import records
+
+    out_file, games = _games(tmp_path, 1)
+    record = {k: v for k, v in games[0]["record"].items() if k != "final"}
+    record["rules_version"] = "0"
+    record["final"] = records.seal(record, games[0]["result"])  # as an older engine wrote it
+    out_file.write_text(json.dumps(record) + "\n")
+    assert main(["replay", str(out_file)]) == 1
+    assert main(["replay", "--allow-version", str(out_file)]) == 0
+    assert "1 replay as stored" in capsys.readouterr().out
 
 
 def test_simulate_is_reproducible_from_its_seed(toy, tmp_path):
