@@ -1,8 +1,9 @@
 """The one way the platform sends work to the workers: by task name, after commit.
 
-The platform never imports ``workers.tasks``; it only knows task names, so no import cycle
-runs platform -> tasks -> platform, and a message is never sent for a row that may still be
-rolled back.
+The platform never imports ``workers.tasks`` or ``workers.celery``; it sends through its own
+Celery app (``arena.celery``) and knows the tasks by name only, so the tasks import the
+platform and never the other way round, and a message is never sent for a row that may still
+be rolled back.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
+
+from arena.celery import app
 
 log = logging.getLogger("arena.queue")
 
@@ -34,8 +37,6 @@ class Messages:
     ids: tuple[int, ...]
 
     def __call__(self) -> None:
-        from workers.celery import app
-
         with app.producer_or_acquire() as producer:
             for start in range(0, len(self.ids), BATCH_MESSAGES):
                 with _batch(producer):

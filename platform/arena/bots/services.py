@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -12,6 +11,7 @@ from django.utils import timezone
 
 import engine
 from arena.queue import enqueue_validation, enqueue_validations, resend_unclaimed
+from workers.match import SeatSpec, ValidationReport, validate_bot
 
 from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
 from .models import Bot, BotVersion
@@ -92,33 +92,15 @@ def add_builtin_version(*, bot: Bot, builtin_name: str) -> BotVersion:
         )
 
 
-@dataclass(frozen=True)
-class SeatPlan:
-    """What a worker needs to seat a bot version: kind, a display name and a path."""
-
-    kind: str  # "builtin" or "process"
-    name: str
-    path: str | None
-
-
-def seat_plan(version: BotVersion) -> SeatPlan:
-    return plan_seat(
-        kind=version.kind,
-        builtin_name=version.builtin_name,
-        sha256=version.sha256,
-        artifact_format=version.artifact_format,
-        entry=version.entry,
-        label=version.label,
-    )
-
-
-def plan_seat(
-    *, kind: str, builtin_name: str, sha256: str, artifact_format: str, entry: str, label: str
-) -> SeatPlan:
-    """A seat plan from a version's fields (a worker's claim reads them without the ORM)."""
-    if kind == BotVersion.Kind.BUILTIN:
-        return SeatPlan("builtin", builtin_name, None)
-    return SeatPlan("process", label, str(runnable_path(sha256, artifact_format, entry)))
+def seat_spec(version) -> SeatSpec:
+    """How the match runner seats a bot version: a built-in bot by name, or the version's
+    unpacked artifact as a process. ``version`` is a BotVersion, or anything with its
+    ``kind``, ``builtin_name``, ``sha256``, ``artifact_format``, ``entry`` and ``label``
+    (a worker's claim reads them without the ORM)."""
+    if version.kind == BotVersion.Kind.BUILTIN:
+        return SeatSpec("builtin", version.builtin_name)
+    path = runnable_path(version.sha256, version.artifact_format, version.entry)
+    return SeatSpec("process", version.label, str(path))
 
 
 def sweep_validations() -> dict[str, int]:
@@ -163,23 +145,44 @@ def sweep_validations() -> dict[str, int]:
     return counts
 
 
-def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:
-    """pending -> validating -> ready | rejected, with the validator's reason and stderr.
+# Uploaded bots never run outside bubblewrap; ARENA_SANDBOX=none is for built-in bots only.
+UNSANDBOXED = (
+    "This server runs with ARENA_SANDBOX=none, so uploaded bots are never run here; "
+    "the operator must install bubblewrap and set ARENA_SANDBOX=bwrap."
+)
 
-    ``validator(title, path, limits=...)`` is the match runner's ``validate_bot`` (a smoke
-    game in the sandbox against built-in bots). Returns None when the version is gone or
-    another worker has it already."""
+
+def refuse_unsandboxed(seats: list[SeatSpec]) -> None:
+    """RuntimeError (UNSANDBOXED) when a bot process would run without the sandbox."""
+    if settings.ARENA_SANDBOX != "bwrap" and any(s.kind != "builtin" for s in seats):
+        raise RuntimeError(UNSANDBOXED)
+
+
+def smoke_game(title: str, path: str) -> ValidationReport:
+    """The match runner's smoke game for an uploaded bot, in the platform's sandbox with
+    the platform's limits (``settings.ARENA_BOT_LIMITS``)."""
+    if settings.ARENA_SANDBOX != "bwrap":
+        return ValidationReport(False, UNSANDBOXED)
+    return validate_bot(
+        title, path, limits=settings.ARENA_BOT_LIMITS, sandbox=settings.ARENA_SANDBOX
+    )
+
+
+def validate_version(version_id: int) -> BotVersion | None:
+    """pending -> validating -> ready | rejected, with the smoke game's reason and stderr
+    (:func:`smoke_game`: one game in the sandbox against built-in bots). Returns None when
+    the version is gone or another worker has it already."""
     version = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
     if version is None or not version.claim_for_validation():
         log.info("bot.validation.skipped %s", {"version_id": version_id})
         return None
     try:
-        report = validator(version.bot.title, seat_plan(version).path, limits=limits)
+        report = smoke_game(version.bot.title, seat_spec(version).path)
         ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
     except Exception as err:  # the validator itself broke: say so, and let the owner retry
         log.exception("bot.validation.error %s", {"version_id": version_id})
         ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""
-    cap = settings.ARENA_BOT_STDERR_BYTES
+    cap = settings.ARENA_BOT_LIMITS.stderr_bytes
     version.finish_validation(
         ok=ok,
         reason=(reason or ("passed a smoke game" if ok else "failed the smoke game"))[:4000],

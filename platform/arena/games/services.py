@@ -4,7 +4,7 @@ after an infrastructure error, and the sweeper that recovers games held by lost 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -13,9 +13,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena import statements
-from arena.bots.services import SeatPlan, plan_seat
+from arena.bots.services import seat_spec
 from arena.queue import enqueue_game, enqueue_games, resend_unclaimed
 from arena.sql import RoundTrip, Rows, cursor, from_json, insert_rows, now_param, to_json
+from workers.limits import Limits
+from workers.match import MatchResult, SeatSpec
 
 from .analytics import store_analytics
 from .models import Game, GameSeat
@@ -31,10 +33,10 @@ class MatchJob:
 
     game_id: int
     title: str
-    seats: list[SeatPlan]
+    seats: list[SeatSpec]
     seed: int
     options: dict[str, Any]
-    limits: dict[str, int] = field(default_factory=dict)
+    limits: Limits  # the platform's, with the tournament's time control
     tournament_id: int = 0
     seat_versions: tuple[int, ...] = ()  # bot version id per seat
 
@@ -64,15 +66,12 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     return MatchJob(
         game_id=game_id,
         title=game.title,
-        seats=[plan_seat(**_version_fields(seat)) for seat in seats],
+        seats=[seat_spec(seat) for seat in seats],
         seed=game.seed,
         options=from_json(game.options),
-        limits={
-            "decision_ms": game.decision_ms,
-            "bank_ms": game.bank_ms,
-            "memory_mb": settings.ARENA_BOT_MEMORY_MB,
-            "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
-        },
+        limits=settings.ARENA_BOT_LIMITS.replace(
+            decision_ms=game.decision_ms, bank_ms=game.bank_ms
+        ),
         tournament_id=game.tournament_id,
         seat_versions=tuple(seat.bot_version_id for seat in seats),
     )
@@ -83,25 +82,15 @@ def _read_claimed(claim, game_id: int) -> list[statements.ClaimedSeat]:
     return statements.CLAIMED_READ.rows(claim.fetchall())
 
 
-def _version_fields(seat: statements.ClaimedSeat) -> dict:
-    return {
-        "kind": seat.kind,
-        "builtin_name": seat.builtin_name,
-        "sha256": seat.sha256,
-        "artifact_format": seat.artifact_format,
-        "entry": seat.entry,
-        "label": seat.label,
-    }
-
-
-def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
+def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     """Store a claimed game's result in one transaction: lock the tournament, finish the
     game, save the seats, the analytics rows, queue the tournament's next game, then the
     ratings in game order (and, for its last game, finish the tournament). False (nothing
     changed) if it was stored already or is no longer running.
 
-    ``outcome`` is the match runner's JSON: ``result`` (scores, ranks, winners, details, stats),
-    ``record``, ``faults`` / ``seat_status`` / ``stderr`` per seat, ``match_ms``.
+    ``played`` is the match runner's result: the engine's ``result`` (scores, ranks,
+    winners, details, stats) and ``record``, ``faults`` / ``seat_status`` / ``stderr`` per
+    seat, and ``match_ms``.
 
     On PostgreSQL the steps up to the ratable read go in one round trip, the rating writes
     in a second (``arena.sql.RoundTrip``); a ladder's top-up and a tournament's finish, when
@@ -112,15 +101,15 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
 
     if not (job.tournament_id and job.seat_versions):
         raise ValueError("store_game_result needs the MatchJob that claim_game returned")
-    seats = _result_seats(job, outcome)
+    seats = _result_seats(job, played)
     with transaction.atomic():
         with RoundTrip() as first:
             tournament = tournaments.lock_for_store(first, job.tournament_id)
-            finished = finish_game(first, job, outcome)
+            finished = finish_game(first, job, played)
             # Written before the finish is read: if it found the game no longer running,
             # the whole transaction rolls back below.
             save_seats(first.cursor, job.game_id, seats)
-            store_analytics(first.cursor, job.game_id, outcome["result"], job.title, job.options)
+            store_analytics(first.cursor, job.game_id, played.result, job.title, job.options)
             next_game = tournaments.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
         if finished.first is None:
@@ -140,19 +129,19 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
     return True
 
 
-def finish_game(trip: RoundTrip, job: MatchJob, outcome: dict[str, Any]) -> Rows:
+def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult) -> Rows:
     """running -> finished with the record, stats and versions (``statements.FINISH_GAME``);
     its rows, once ``trip`` is over, are empty when the game was no longer running."""
-    record = outcome.get("record") or {}
+    record = played.record or {}
     return trip.read(
         statements.FINISH_GAME,
         [
             now_param(timezone.now()),
             to_json(record),
-            to_json(outcome["result"].get("stats") or {}),
+            to_json(played.result.get("stats") or {}),
             str(record.get("engine_version", "")),
             str(record.get("rules_version", "")),
-            _match_ms(outcome),
+            played.match_ms,
             job.game_id,
         ],
     )
@@ -192,21 +181,21 @@ class SeatResult:
 SEAT_STATUSES = frozenset(GameSeat.Status.values)
 
 
-def _result_seats(job: MatchJob, outcome: dict) -> list[SeatResult]:
+def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
     """Each seat's score, rank, win, status, faults, details and capped stderr from the
-    runner's outcome; a seat with faults is faulted whatever the runner said."""
+    runner's result; a seat with faults is faulted whatever the runner said."""
     from arena.ratings.services import rating_ranks
 
-    result = outcome["result"]
+    result = played.result
     n = len(job.seat_versions)
     scores = result.get("scores") or [None] * n
     ranks = result.get("ranks") or [None] * n
     winners = set(result.get("winners") or [])
     details = result.get("details") or [{}] * n
-    faults = outcome.get("faults") or [[] for _ in range(n)]
-    statuses = outcome.get("seat_status") or [GameSeat.Status.OK] * n
-    stderr = outcome.get("stderr") or [""] * n
-    cap = settings.ARENA_BOT_STDERR_BYTES
+    faults = played.faults or [[] for _ in range(n)]
+    statuses = played.seat_status or [GameSeat.Status.OK] * n
+    stderr = played.stderr or [""] * n
+    cap = settings.ARENA_BOT_LIMITS.stderr_bytes
     seats = []
     for i, version in enumerate(job.seat_versions):
         seat_faults = list(faults[i] or [])
@@ -230,11 +219,6 @@ def _result_seats(job: MatchJob, outcome: dict) -> list[SeatResult]:
     for seat, rank in zip(seats, rating_ranks(seats), strict=True):
         seat.rating_rank = rank
     return seats
-
-
-def _match_ms(outcome: dict) -> int | None:
-    value = outcome.get("match_ms")
-    return int(value) if isinstance(value, int | float) else None
 
 
 def release_game(game_id: int, *, reason: str) -> str:

@@ -28,6 +28,7 @@ from arena.sql import (
     row_timestamp,
     to_json,
 )
+from workers.limits import DEFAULT_LIMITS
 
 from . import scheduling
 from .models import Entrant, Tournament
@@ -58,8 +59,8 @@ def create_tournament(
     rounds: int = 1,
     ladder_games: int = 0,
     options: dict[str, Any] | None = None,
-    decision_ms: int = 1000,
-    bank_ms: int = 10_000,
+    decision_ms: int = DEFAULT_LIMITS.decision_ms,
+    bank_ms: int = DEFAULT_LIMITS.bank_ms,
     seed: int = 1,
 ) -> Tournament:
     """A draft tournament; TournamentError / engine.ConfigError say what is wrong."""

@@ -6,7 +6,6 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from arena.bots.services import SeatPlan
 from arena.games import services
 from arena.games.models import CitadelsCharacterHeld, Game, GameSeat, PragaCraneConfiguration
 from arena.ratings.models import Rating, RatingChange
@@ -15,6 +14,8 @@ from arena.tournaments import services as tournaments
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.platform import sent_ids
+from workers.limits import Limits
+from workers.match import SeatSpec
 from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
@@ -138,9 +139,9 @@ def test_a_faulted_seat_ranks_below_every_clean_seat_for_ratings(started):
     game = started.games.first()
     job = services.claim_game(game.pk, worker="w")
     outcome = play(job)
-    winner = outcome["result"]["ranks"].index(1)
-    outcome["faults"][winner] = [{"kind": "timeout", "decision": 3, "message": "took 2 s"}]
-    outcome["seat_status"][winner] = "faulted"
+    winner = outcome.result["ranks"].index(1)
+    outcome.faults[winner] = [{"kind": "timeout", "decision": 3, "message": "took 2 s"}]
+    outcome.seat_status[winner] = "faulted"
     services.store_game_result(job, outcome)
     seat = GameSeat.objects.get(game=game, seat=winner)
     assert (seat.rank, seat.status, seat.rating_rank) == (1, "faulted", 2)
@@ -206,16 +207,16 @@ def test_cancelling_voids_games_not_started_and_keeps_played_ones(started):
 
 
 def test_uploaded_bots_never_run_without_the_sandbox(settings, tmp_path):
-    from workers.tasks import validate
+    from arena.bots.services import smoke_game
 
     settings.ARENA_SANDBOX = "none"
     bot = tmp_path / "bot.py"
     bot.write_text("print('hello')\n")
-    report = validate("praga", str(bot), limits={"decision_ms": 100})
+    report = smoke_game("praga", str(bot))
     assert not report.ok and "ARENA_SANDBOX=none" in report.reason
-    plan = [SeatPlan("process", "upload", str(bot)), SeatPlan("builtin", "random", None)]
+    plan = [SeatSpec("process", "upload", str(bot)), SeatSpec("builtin", "random")]
     with pytest.raises(RuntimeError, match="never run here"):
-        run_job("praga", plan, seed=1, options={}, limits={"decision_ms": 100})
+        run_job("praga", plan, seed=1, options={}, limits=Limits(decision_ms=100))
 
 
 @pytest.mark.django_db(transaction=True)
