@@ -83,14 +83,3 @@ def _on_commit(task: str, ids: Iterable[int]) -> None:
     ids = tuple(ids)
     if ids:
         transaction.on_commit(Messages(task, ids))
-
-
-def resend_unclaimed(rows, enqueue, *, now) -> int:
-    """Send ``rows`` (queued, and taken by nobody for too long: a lost message) again with
-    ``enqueue(ids)``, resetting their ``queued_at`` to ``now``; rows another sweep holds are
-    skipped. Call inside a transaction: the messages go out when it commits. A claim makes
-    a duplicate harmless. Returns how many were sent."""
-    ids = list(rows.select_for_update(skip_locked=True).values_list("id", flat=True))
-    rows.model.objects.filter(pk__in=ids).update(queued_at=now)
-    enqueue(ids)
-    return len(ids)

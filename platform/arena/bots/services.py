@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 import engine
-from arena.queue import enqueue_validation, enqueue_validations, resend_unclaimed
+from arena import leases
+from arena.queue import enqueue_validation, enqueue_validations
 from workers.match import SeatSpec, ValidationReport, validate_bot
 
 from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
@@ -103,46 +102,54 @@ def seat_spec(version) -> SeatSpec:
     return SeatSpec("process", version.label, str(path))
 
 
+def _take_back_validation(version_id: int, now) -> str | None:
+    version = (
+        BotVersion.objects.select_for_update()
+        .filter(
+            pk=version_id,
+            status=BotVersion.Status.VALIDATING,
+            validation_started_at__lt=now - leases.lease(),
+        )
+        .first()
+    )
+    if version is None:
+        return None  # finished meanwhile
+    if leases.gives_up(version.validation_attempts):
+        BotVersion.objects.filter(pk=version.pk).update(
+            status=BotVersion.Status.REJECTED,
+            reason=(
+                f"The smoke game was interrupted {version.validation_attempts} times "
+                "(a worker stopped while running it). Upload the version again; if "
+                "this repeats, ask an organiser to look at the workers."
+            ),
+            validated_at=now,
+        )
+        return "rejected"
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PENDING, queued_at=now)
+    enqueue_validation(version.pk)
+    return "requeued"
+
+
+VALIDATIONS = leases.LeasedWork(
+    name="bot.validations",
+    lost=lambda now: BotVersion.objects.filter(
+        status=BotVersion.Status.VALIDATING, validation_started_at__lt=now - leases.lease()
+    ),
+    waiting=lambda stale: BotVersion.objects.filter(
+        status=BotVersion.Status.PENDING, queued_at__lt=stale
+    ),
+    take_back=_take_back_validation,
+    enqueue=enqueue_validations,
+    outcomes=("requeued", "rejected"),
+)
+
+
 def sweep_validations() -> dict[str, int]:
-    """One sweep over validations, beside the games' (the same periodic task): a version
-    whose worker was lost (``validating`` for longer than ARENA_GAME_LEASE_SECONDS) is sent
-    again, or rejected with the reason after ARENA_GAME_MAX_ATTEMPTS attempts; a ``pending``
-    version nobody took for ARENA_QUEUED_RESEND_SECONDS is sent again (a lost message; the
-    claim makes a duplicate harmless)."""
-    now = timezone.now()
-    counts = {"requeued": 0, "rejected": 0, "resent": 0}
-    lost_before = now - timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
-    stale_before = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
-    validating = BotVersion.objects.filter(status=BotVersion.Status.VALIDATING)
-    with transaction.atomic():
-        lost = validating.select_for_update(skip_locked=True).filter(
-            validation_started_at__lt=lost_before
-        )
-        for version in lost:
-            if version.validation_attempts >= settings.ARENA_GAME_MAX_ATTEMPTS:
-                validating.filter(pk=version.pk).update(
-                    status=BotVersion.Status.REJECTED,
-                    reason=(
-                        f"The smoke game was interrupted {version.validation_attempts} times "
-                        "(a worker stopped while running it). Upload the version again; if "
-                        "this repeats, ask an organiser to look at the workers."
-                    ),
-                    validated_at=now,
-                )
-                counts["rejected"] += 1
-            else:
-                validating.filter(pk=version.pk).update(
-                    status=BotVersion.Status.PENDING, queued_at=now
-                )
-                enqueue_validation(version.pk)
-                counts["requeued"] += 1
-        unclaimed = BotVersion.objects.filter(
-            status=BotVersion.Status.PENDING, queued_at__lt=stale_before
-        )
-        counts["resent"] = resend_unclaimed(unclaimed, enqueue_validations, now=now)
-    if any(counts.values()):
-        log.info("bot.validations.swept %s", counts)
-    return counts
+    """One sweep over validations (``arena.leases``), beside the games': a version whose
+    worker was lost (``validating`` beyond its lease) is sent again, or rejected with the
+    reason after ARENA_GAME_MAX_ATTEMPTS attempts; a ``pending`` version nobody took is sent
+    again."""
+    return leases.sweep(VALIDATIONS)
 
 
 # Uploaded bots never run outside bubblewrap; ARENA_SANDBOX=none is for built-in bots only.

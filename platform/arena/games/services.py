@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from arena import statements
+from arena import leases, statements
 from arena.bots.services import seat_spec
-from arena.queue import enqueue_game, enqueue_games, resend_unclaimed
+from arena.queue import enqueue_game, enqueue_games
 from arena.sql import RoundTrip, Rows, cursor, from_json, insert_rows, now_param, to_json
 from workers.limits import Limits
 from workers.match import MatchResult, SeatSpec
@@ -49,7 +48,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     the read of the seats joined to the row it returned); elsewhere (SQLite) the UPDATE,
     then the same read."""
     now = timezone.now()
-    lease_until = now + timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
+    lease_until = now + leases.lease()
     params = [worker[:255], now_param(lease_until), now_param(now), game_id]
     with cursor() as claim:
         if connection.vendor == "postgresql":
@@ -248,7 +247,7 @@ def _requeue_or_fail(game: Game, reason: str) -> str:
 
     game.lease_until = None
     game.error = reason[:4000]
-    if game.attempts >= settings.ARENA_GAME_MAX_ATTEMPTS:
+    if leases.gives_up(game.attempts):
         game.status = Game.Status.FAILED
         game.finished_at = timezone.now()
         game.error = f"gave up after {game.attempts} attempts; last: {reason}"[:4000]
@@ -269,28 +268,33 @@ def _requeue_or_fail(game: Game, reason: str) -> str:
     return game.status
 
 
+def _take_back_game(game_id: int, now) -> str | None:
+    game = _lock_game(game_id)
+    if game.status != Game.Status.RUNNING or game.lease_until >= now:
+        return None  # stored or renewed meanwhile
+    status = _requeue_or_fail(game, f"lease expired on worker {game.worker or '?'}")
+    return "failed" if status == Game.Status.FAILED else "requeued"
+
+
+GAMES = leases.LeasedWork(
+    name="games",
+    lost=lambda now: Game.objects.filter(status=Game.Status.RUNNING, lease_until__lt=now),
+    waiting=lambda stale: Game.objects.filter(status=Game.Status.QUEUED, queued_at__lt=stale),
+    take_back=_take_back_game,
+    enqueue=enqueue_games,
+    outcomes=("requeued", "failed"),
+)
+
+
 def sweep_games() -> dict[str, int]:
-    """One sweep: running games whose lease expired are requeued (or failed after K attempts);
-    queued games nobody claimed for ARENA_QUEUED_RESEND_SECONDS are sent again, since a claim
-    makes a duplicate message harmless; a running tournament with scheduled games and room
-    in its window (ARENA_GAMES_IN_FLIGHT raised, say) sends more."""
+    """One sweep (``arena.leases``): running games whose lease expired are requeued (or
+    failed after ARENA_GAME_MAX_ATTEMPTS attempts), queued games nobody claimed are sent
+    again; then a running tournament with scheduled games and room in its window
+    (ARENA_GAMES_IN_FLIGHT raised, say) sends more."""
     from arena.tournaments.models import Tournament
     from arena.tournaments.services import fill_window
 
-    now = timezone.now()
-    counts = {"requeued": 0, "failed": 0, "resent": 0, "sent": 0}
-    expired = Game.objects.filter(status=Game.Status.RUNNING, lease_until__lt=now)
-    for game_id in list(expired.values_list("id", flat=True)):
-        with transaction.atomic():
-            game = _lock_game(game_id)
-            if game.status != Game.Status.RUNNING or game.lease_until >= now:
-                continue  # stored or renewed meanwhile
-            status = _requeue_or_fail(game, f"lease expired on worker {game.worker or '?'}")
-            counts["failed" if status == Game.Status.FAILED else "requeued"] += 1
-    stale = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
-    with transaction.atomic():
-        unclaimed = Game.objects.filter(status=Game.Status.QUEUED, queued_at__lt=stale)
-        counts["resent"] = resend_unclaimed(unclaimed, enqueue_games, now=now)
+    counts = {**leases.sweep(GAMES), "sent": 0}
     waiting = Tournament.objects.filter(
         status=Tournament.Status.RUNNING, games__status=Game.Status.SCHEDULED
     ).distinct()
@@ -298,6 +302,6 @@ def sweep_games() -> dict[str, int]:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
             counts["sent"] += fill_window(tournament)
-    if any(counts.values()):
-        log.info("games.swept %s", counts)
+    if counts["sent"]:
+        log.info("games.window.filled %s", {"sent": counts["sent"]})
     return counts
