@@ -115,16 +115,6 @@ SQLite's UPDATE cannot sit in a WITH): a claim is one round trip, and reads noth
 claims nothing. Parameters: worker, lease_until, now, game id, game id."""
 
 
-class ClaimedGame(NamedTuple):
-    id: int
-    tournament_id: int
-    seed: int
-    options: Any
-
-
-CLAIM_ONLY = Statement(CLAIM_UPDATE, ClaimedGame)
-
-
 # -- store -------------------------------------------------------------------------------
 
 

@@ -92,11 +92,13 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     seat, and ``match_ms``.
 
     On PostgreSQL the steps up to the ratable read go in one round trip, the rating writes
-    in a second (``arena.sql.RoundTrip``); a ladder's top-up and a tournament's finish, when
-    there is one, cost a few more statements.
+    in a second (``arena.sql.RoundTrip``), then Django commits (sending the COMMIT with the
+    rating writes saved no CPU: see docs/performance.md); a ladder's top-up and a
+    tournament's finish, when there is one, cost a few more statements.
     """
     from arena.ratings import services as ratings
     from arena.tournaments import services as tournaments
+    from arena.tournaments.models import Tournament
 
     if not (job.tournament_id and job.seat_versions):
         raise ValueError("store_game_result needs the MatchJob that claim_game returned")
@@ -118,9 +120,9 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
         tournaments.send_queued(next_game)  # on commit
         with RoundTrip() as second:
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
-        ladder = tournament.first.format == tournaments.Tournament.Format.LADDER
+        ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
-            tournaments.top_up_ladder(tournaments.Tournament.objects.get(pk=job.tournament_id))
+            tournaments.top_up_ladder(Tournament.objects.get(pk=job.tournament_id))
         if ladder or not pending.open_game:  # else the ratable read saw a game still to play
             tournaments.finish_if_done(job.tournament_id)
     ratings.report_invariants(job.tournament_id, pending.changes, pending.rated_after)
