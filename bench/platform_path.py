@@ -4,7 +4,8 @@
                                        [--bots starter|builtin] [--workers 2] [--repeat 8]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
-``arena_bench`` (dropped and made again each run), seeds bots, then:
+``arena_bench`` (dropped and made again each run; ``ARENA_BENCH_DATABASE`` names another)
+and uses Redis database 13 (``ARENA_BENCH_REDIS_DB``), seeds bots, then:
 
 1. runs the tournament's games with ``workers.match.run_match`` in ``--workers`` parallel
    processes (the runner alone: no database, no broker);
@@ -53,9 +54,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATABASE = "arena_bench"
+# Both may be moved, so that the bench does not share a database or a Redis database with
+# another checkout's tests or bench on the same machine (whose workers would take its games).
+DATABASE = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench")
+REDIS_DB = int(os.environ.get("ARENA_BENCH_REDIS_DB", "13"))
 os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-os.environ["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/13"
+os.environ["ARENA_BROKER_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
 os.environ.setdefault("ARENA_MEDIA_ROOT", str(ROOT / "var" / "bench" / "media"))
 os.environ.setdefault("ARENA_BOT_CACHE", str(ROOT / "var" / "bench" / "bot-cache"))
 os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
