@@ -4,7 +4,8 @@
                                        [--bots starter|builtin] [--workers 2] [--repeat 8]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
-``arena_bench`` (dropped and made again each run), seeds bots, then:
+``arena_bench`` (dropped and made again each run; ``ARENA_BENCH_DATABASE`` names another)
+and uses Redis database 13 (``ARENA_BENCH_REDIS_DB``), seeds bots, then:
 
 1. runs the tournament's games with ``workers.match.run_match`` in ``--workers`` parallel
    processes (the runner alone: no database, no broker);
@@ -53,9 +54,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATABASE = "arena_bench"
+# Both may be moved, so that the bench does not share a database or a Redis database with
+# another checkout's tests or bench on the same machine (whose workers would take its games).
+DATABASE = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench")
+REDIS_DB = int(os.environ.get("ARENA_BENCH_REDIS_DB", "13"))
 os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-os.environ["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/13"
+os.environ["ARENA_BROKER_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
 os.environ.setdefault("ARENA_MEDIA_ROOT", str(ROOT / "var" / "bench" / "media"))
 os.environ.setdefault("ARENA_BOT_CACHE", str(ROOT / "var" / "bench" / "bot-cache"))
 os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
@@ -242,6 +246,7 @@ def _fresh_database() -> None:
 
 def _seed(args):
     """A draft round robin with enough rounds for ``--games``, and each game's match job."""
+    from django.conf import settings
     from django.contrib.auth import get_user_model
 
     import engine
@@ -250,7 +255,6 @@ def _seed(args):
     from arena.games.services import MatchJob
     from arena.tournaments import scheduling, services
     from arena.tournaments.management.commands.seed_demo import zip_folder
-    from workers.tasks import bot_limits, validate
 
     owner = get_user_model().objects.create_user("bench")
     versions = []
@@ -264,7 +268,7 @@ def _seed(args):
         version = bots.upload_version(
             bot=bot, filename="kit.zip", data=kit if i == 0 else _variant(kit, i)
         )
-        version = bots.validate_version(version.pk, validator=validate, limits=bot_limits())
+        version = bots.validate_version(version.pk)
         if version.status != "ready":
             raise SystemExit(
                 f"the starter kit was rejected: {version.reason}\n{version.validation_stderr}"
@@ -275,8 +279,10 @@ def _seed(args):
         organiser=owner, name="bench", title=args.title, seats=args.players, entrants=versions,
         rounds=rounds, seed=11,
     )  # fmt: skip
-    plans = [bots.seat_plan(v) for v in versions]
-    limits = {**bot_limits(tournament.decision_ms, tournament.bank_ms)}
+    plans = [bots.seat_spec(v) for v in versions]
+    limits = settings.ARENA_BOT_LIMITS.replace(
+        decision_ms=tournament.decision_ms, bank_ms=tournament.bank_ms
+    )
     jobs = [
         MatchJob(0, args.title, [plans[e] for e in g.seating], g.seed, tournament.options, limits)
         for g in scheduling.round_robin(len(versions), args.players, rounds, tournament.seed)
@@ -301,8 +307,8 @@ def _variant(zip_data: bytes, i: int) -> bytes:
 def _play(job) -> int:
     from workers.tasks import run_job
 
-    outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
-    return outcome["match_ms"]
+    played = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    return played.match_ms
 
 
 @contextlib.contextmanager

@@ -13,21 +13,12 @@ import argparse
 import json
 import multiprocessing
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
+from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 from engine.core.rng import derive_seed
-from engine.core.stats import wilson_interval
-
-
-class UsageError(Exception):
-    """A bad argument: printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line a person can act on, not a usage dump
-        raise UsageError(message)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m engine", description="Meeple Arena rules engine")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="python -m engine", description="Meeple Arena rules engine")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     sim = commands.add_parser("simulate", help="play games between built-in bots")
     sim.add_argument("title", help="title id (see `python -m engine titles`)")
@@ -156,30 +147,22 @@ def _simulate(args) -> int:
         )
     for name in bots:
         engine.make_bot(args.title, name)  # unknown names fail here, before any game
-    options = title.options(players, **_parse_options(args.option))
+    options = title.options(players, **parse_options(args.option))
     plan = Plan(args.title, bots, options, args.seed, rotate=not args.fixed_seats)
     out = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
-    tally = Tally(bots=list(dict.fromkeys(bots)), players=players)
+    league = League(bots=list(dict.fromkeys(bots)), players=players)
+    progress = Progress(args.games, quiet=args.quiet)
     try:
-        for game in _progress(_run(plan, args.games, args.jobs), args.games, args.quiet):
-            tally.add(game)
+        for done, game in enumerate(_run(plan, args.games, args.jobs), 1):
+            league.add(game)
             if out:
                 out.write(json.dumps(game, separators=(",", ":")) + "\n")
+            progress(done)
     finally:
         if out:
             out.close()
-    print(tally.report(title.name, args.games, options))
+    print(league.report(title.name, options))
     return 0
-
-
-def _parse_options(pairs: list[str]) -> dict:
-    options = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--option takes NAME=VALUE, not {pair!r}")
-        options[name.strip()] = value.strip()
-    return options
 
 
 def _run(plan: Plan, games: int, jobs: int) -> Iterator[dict]:
@@ -192,55 +175,34 @@ def _run(plan: Plan, games: int, jobs: int) -> Iterator[dict]:
         )
 
 
-def _progress(games: Iterable[dict], total: int, quiet: bool) -> Iterator[dict]:
-    tty = sys.stderr.isatty()
-    step = max(1, total // 20)
-    for done, game in enumerate(games, 1):
-        yield game
-        if quiet or (not tty and done % step and done != total):
-            continue
-        width = 30
-        filled = width * done // total
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
-        print(
-            f"\r{line}" if tty else line, end="" if tty and done < total else "\n", file=sys.stderr
-        )
-
-
 @dataclass
-class Tally:
+class League:
     """Wins (a shared win counts 1/k), scores and games per bot and per seat."""
 
     bots: list[str]
     players: int
     games: int = 0
     decisions: int = 0
-    by_bot: dict = field(default_factory=dict)
-    by_seat: dict = field(default_factory=dict)
+    by_bot: dict[str, Tally] = field(default_factory=dict)
+    by_seat: dict[int, Tally] = field(default_factory=dict)
 
     def add(self, game: dict) -> None:
         self.games += 1
         self.decisions += game["decisions"]
-        result = game["result"]
-        share = 1 / len(result["winners"]) if result["winners"] else 0
         for seat, name in enumerate(game["bots"]):
-            won = share if seat in result["winners"] else 0
-            for key, table in ((name, self.by_bot), (seat, self.by_seat)):
-                row = table.setdefault(key, [0, 0.0, 0])  # seats played, wins, score sum
-                row[0] += 1
-                row[1] += won
-                row[2] += result["scores"][seat]
+            self.by_bot.setdefault(name, Tally(name)).add(game["result"], seat)
+            self.by_seat.setdefault(seat, Tally(str(seat))).add(game["result"], seat)
 
-    def report(self, title_name: str, games: int, options: dict) -> str:
+    def report(self, title_name: str, options: dict) -> str:
         lines = [
             f"{title_name}: {self.games} games, {self.players} players, "
             f"{self.decisions / max(1, self.games):.0f} decisions per game",
             f"options: {json.dumps(options, separators=(',', '='))}",
             "",
         ]
-        lines += _table("bot", [(b, self.by_bot[b]) for b in self.bots if b in self.by_bot])
+        lines += _table("bot", [self.by_bot[b] for b in self.bots if b in self.by_bot])
         lines.append("")
-        lines += _table("seat", [(s, self.by_seat[s]) for s in sorted(self.by_seat)])
+        lines += _table("seat", [self.by_seat[s] for s in sorted(self.by_seat)])
         lines.append("")
         lines.append(
             f"A fair share is {100 / self.players:.1f}% per seat; intervals are Wilson 95%; "
@@ -249,15 +211,15 @@ class Tally:
         return "\n".join(lines)
 
 
-def _table(label: str, rows: list) -> list[str]:
-    out = [f"{label:<14}{'played':>8}{'win rate':>10}{'95% interval':>18}{'avg score':>11}"]
-    for key, (played, wins, score) in rows:
-        low, high = wilson_interval(wins, played)
-        out.append(
-            f"{str(key):<14}{played:>8}{100 * wins / played:>9.1f}%"
-            f"{f'{100 * low:.1f}–{100 * high:.1f}%':>18}{score / played:>11.1f}"
-        )
-    return out
+def _table(label: str, tallies: list[Tally]) -> list[str]:
+    return table(
+        (label, "played", "win rate", "95% interval", "avg score"),
+        [
+            (t.label, str(t.games), f"{100 * t.win_rate:.1f}%", t.interval(),
+             f"{t.score / t.games:.1f}")
+            for t in tallies
+        ],
+    )  # fmt: skip
 
 
 # -- replay ------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
-"""The Celery app of Meeple Arena: broker and options come from the Django settings.
+"""The workers' entry point: the platform's Celery app (``arena.celery``) with the tasks
+(``workers.tasks``) loaded, and what each worker process does at start and around a task.
 
 Start a worker from the project root with::
 
     .venv/bin/celery -A workers.celery worker --concurrency 2 --loglevel INFO
 
 The platform's folder holding the ``arena`` package is put on the path here, so workers start
-from any entry point without shadowing Python's standard ``platform`` module.
+from any entry point without shadowing Python's standard ``platform`` module. Imports go one
+way: this module and ``workers.tasks`` use the platform; the platform never imports them.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ if _PLATFORM_DIR not in sys.path:
     sys.path.insert(0, _PLATFORM_DIR)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
-from celery import Celery  # noqa: E402
 from celery.signals import (  # noqa: E402
     task_postrun,
     task_prerun,
@@ -28,23 +29,10 @@ from celery.signals import (  # noqa: E402
     worker_process_init,
 )
 
+from arena.celery import app  # noqa: E402
 
-def _celery_settings() -> dict:
-    """The ``CELERY_`` settings as a plain dict. Celery consults its configuration source on
-    every lookup of an option it was not given (a dozen or more per message, on the sending
-    side, in the worker's parent and in its pool process), and each such miss on Django's
-    lazy settings object cost about 4 microseconds: a quarter of sending a message."""
-    from django.conf import settings
-
-    return {name: getattr(settings, name) for name in dir(settings) if name.startswith("CELERY_")}
-
-
-app = Celery("arena")
-app.config_from_object(_celery_settings(), namespace="CELERY")
+# The tasks are loaded here, in the worker, and nowhere in the platform.
 app.conf.imports = ["workers.tasks"]
-if app.conf.broker_url.startswith("filesystem"):
-    # The filesystem transport has no broadcast; workers need no remote control here.
-    app.conf.worker_enable_remote_control = False
 
 
 @worker_init.connect

@@ -76,6 +76,8 @@ class MatchResult:
     sandbox: str
     limits: dict
     warnings: list[str] = field(default_factory=list)
+    #: Wall time of the whole match, from starting the bots to their exit.
+    match_ms: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-able data (the form stored and written by the local runner).
@@ -510,6 +512,7 @@ def run_match(
     Call it from a thread that lives until it returns (a Celery prefork task is fine):
     bubblewrap's ``--die-with-parent`` follows the *thread* that started the bots.
     """
+    started = time.perf_counter()
     with Match(
         title_id,
         seats,
@@ -522,7 +525,9 @@ def run_match(
         match.start()
         while not match.over:
             match.play_one_decision()
-        return match.finish()
+        result = match.finish()
+    result.match_ms = round(1000 * (time.perf_counter() - started))
+    return result
 
 
 def validate_bot(

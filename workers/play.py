@@ -19,24 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 
-from .limits import Limits
+from .limits import DEFAULT_LIMITS, Limits
 from .manifest import BotSpecError, load_bot
 from .match import MatchResult, SeatSpec, run_match
 from .sandbox import SandboxError, check_backend
 
 
-class UsageError(Exception):
-    """A bad command line; the message is shown as one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="python -m workers.play",
         description="Play local games between your bot and others, sandboxed like the servers.",
     )
@@ -61,23 +53,24 @@ def _parser() -> argparse.ArgumentParser:
         help="run bots without bubblewrap (debugging trusted code only)",
     )
     parser.add_argument(
-        "--decision-ms", type=int, help="time per decision (default: ARENA_BOT_DECISION_MS or 1000)"
+        "--decision-ms",
+        type=int,
+        help=f"time per decision (default: ARENA_BOT_DECISION_MS or {DEFAULT_LIMITS.decision_ms})",
     )
     parser.add_argument(
-        "--bank-ms", type=int, help="time bank per game (default: ARENA_BOT_BANK_MS or 10000)"
+        "--bank-ms",
+        type=int,
+        help=f"time bank per game (default: ARENA_BOT_BANK_MS or {DEFAULT_LIMITS.bank_ms})",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser  # fmt: skip
 
 
 @dataclass
-class Tally:
-    """What one participant did over all games."""
+class BotTally(Tally):
+    """What one participant did over all games: wins and score (:class:`Tally`), and its
+    ranks, faults and thinking time."""
 
-    label: str
-    games: int = 0
-    wins: float = 0.0  # a shared win counts 1/k
-    score: float = 0.0
     rank: float = 0.0
     faults: int = 0
     timeouts: int = 0
@@ -86,12 +79,9 @@ class Tally:
     max_ms: float = 0.0
     statuses: dict = field(default_factory=dict)
 
-    def add(self, outcome: MatchResult, seat: int) -> None:
+    def add_match(self, outcome: MatchResult, seat: int) -> None:
         result, timing = outcome.result, outcome.timings[seat]
-        self.games += 1
-        if seat in result["winners"]:
-            self.wins += 1 / len(result["winners"])
-        self.score += result["scores"][seat]
+        self.add(result, seat)
         self.rank += result["ranks"][seat]
         self.faults += len(outcome.faults[seat])
         self.timeouts += sum(1 for f in outcome.faults[seat] if f["kind"] == "timeout")
@@ -116,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play(plan: dict) -> int:
-    tallies: dict[str, Tally] = {}
+    tallies: dict[str, BotTally] = {}
     participants = plan["participants"]
     players = len(participants)
+    progress = Progress(plan["games"], quiet=not plan["progress"])
     for game in range(plan["games"]):
         shift = game % players
         order = participants[-shift:] + participants[:-shift] if shift else list(participants)
@@ -131,13 +122,10 @@ def _play(plan: dict) -> int:
             sandbox=plan["sandbox"],
         )
         for seat, (label, _) in enumerate(order):
-            tallies.setdefault(label, Tally(label)).add(outcome, seat)
+            tallies.setdefault(label, BotTally(label)).add_match(outcome, seat)
         if plan["out"]:
             _write_game(plan["out"], game + 1, plan["seed"] + game, outcome)
-        if plan["progress"]:
-            _progress(game + 1, plan["games"])
-    if plan["progress"]:
-        print(file=sys.stderr)
+        progress(game + 1)
     print(_table([tallies[label] for label, _ in _unique(participants)]))
     if plan["out"]:
         print(f"replays and stderr logs in {plan['out']}")
@@ -167,12 +155,7 @@ def _plan(argv) -> dict:
             f"{title.name} needs {title.min_players} to {title.max_players} players; "
             f"--bot and --vs give {players}"
         )
-    options = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
-        options[name.strip()] = value.strip()
+    options = parse_options(args.option)
     try:
         options = title.options(players, **options)
         limits = Limits.from_env()
@@ -238,41 +221,24 @@ def _write_game(out: Path, number: int, seed: int, outcome: MatchResult) -> None
             (out / f"game-{number:04d}-seat{seat}.stderr.txt").write_text(outcome.stderr[seat])
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    bar = "#" * filled + "-" * (width - filled)
-    print(f"\r[{bar}] {done}/{total} games", end="", file=sys.stderr, flush=True)
-
-
-def _table(tallies: list[Tally]) -> str:
+def _table(tallies: list[BotTally]) -> str:
     header = ("bot", "games", "wins", "win %", "avg score", "avg rank", "faults", "timeouts", "ms/decision", "max ms")  # fmt: skip
-    rows = [header]
-    for t in tallies:
-        rows.append(
-            (
-                t.label,
-                str(t.games),
-                f"{t.wins:g}",
-                f"{100 * t.wins / t.games:.1f}",
-                f"{t.score / t.games:.2f}",
-                f"{t.rank / t.games:.2f}",
-                str(t.faults),
-                str(t.timeouts),
-                f"{t.total_ms / t.decisions:.2f}" if t.decisions else "-",
-                f"{t.max_ms:.1f}",
-            )
+    rows = [
+        (
+            t.label,
+            str(t.games),
+            f"{t.wins:g}",
+            f"{100 * t.win_rate:.1f}",
+            f"{t.score / t.games:.2f}",
+            f"{t.rank / t.games:.2f}",
+            str(t.faults),
+            str(t.timeouts),
+            f"{t.total_ms / t.decisions:.2f}" if t.decisions else "-",
+            f"{t.max_ms:.1f}",
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = []
-    for index, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        lines.append("  ".join(cells))
-        if index == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+        for t in tallies
+    ]
+    return "\n".join(table(header, rows))
 
 
 if __name__ == "__main__":

@@ -12,18 +12,17 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import time
 import traceback
+from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
 
+if TYPE_CHECKING:
+    from workers.limits import Limits
+    from workers.match import SeatSpec
+
 log = logging.getLogger("arena.workers")
-# Uploaded bots never run outside bubblewrap; ARENA_SANDBOX=none is for built-in bots only.
-UNSANDBOXED = (
-    "This server runs with ARENA_SANDBOX=none, so uploaded bots are never run here; "
-    "the operator must install bubblewrap and set ARENA_SANDBOX=bwrap."
-)
 
 
 @shared_task(
@@ -37,14 +36,14 @@ def play_game(game_id: int) -> None:
     if job is None:
         return
     try:
-        outcome = run_job(
+        played = run_job(
             job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
         )
     except Exception:  # the runner itself broke (not a bot): try again elsewhere, then fail
         services.release_game(game_id, reason=traceback.format_exc(limit=5))
         log.exception("game.runner.error %s", {"game_id": game_id})
         return
-    on_a_live_connection(services.store_game_result, job, outcome)
+    on_a_live_connection(services.store_game_result, job, played)
 
 
 def on_a_live_connection(step, *args, **kwargs):
@@ -73,7 +72,7 @@ def on_a_live_connection(step, *args, **kwargs):
 def validate_bot_version(version_id: int) -> None:
     from arena.bots import services
 
-    services.validate_version(version_id, validator=validate, limits=bot_limits())
+    services.validate_version(version_id)
 
 
 @shared_task(name="workers.sweep_games", ignore_result=True)
@@ -85,47 +84,13 @@ def sweep_games() -> None:
     sweep_validations()
 
 
-def bot_limits(decision_ms: int | None = None, bank_ms: int | None = None) -> dict:
-    """The platform's limits for one bot (tournament time control over the settings)."""
-    return {
-        "decision_ms": decision_ms or settings.ARENA_BOT_DECISION_MS,
-        "bank_ms": settings.ARENA_BOT_BANK_MS if bank_ms is None else bank_ms,
-        "memory_mb": settings.ARENA_BOT_MEMORY_MB,
-        "stderr_bytes": settings.ARENA_BOT_STDERR_BYTES,
-    }
+def run_job(title: str, seats: list[SeatSpec], *, seed: int, options: dict, limits: Limits):
+    """Run one game through the match runner in the platform's sandbox; the runner's
+    ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox."""
+    from arena.bots.services import refuse_unsandboxed
+    from workers.match import run_match
 
-
-def _runner_limits(limits: dict):
-    from workers.limits import Limits
-
-    return Limits.from_env().replace(**limits)
-
-
-def validate(title: str, path: str, *, limits: dict):
-    """The match runner's smoke game for an uploaded bot, with the platform's sandbox."""
-    from workers.match import ValidationReport, validate_bot
-
-    if settings.ARENA_SANDBOX != "bwrap":
-        return ValidationReport(False, UNSANDBOXED)
-    return validate_bot(title, path, limits=_runner_limits(limits), sandbox=settings.ARENA_SANDBOX)
-
-
-def run_job(title: str, seats, *, seed: int, options: dict, limits: dict) -> dict:
-    """Run one game through the match runner in the sandbox; its JSON outcome plus wall time."""
-    from workers.match import SeatSpec, run_match
-
-    if settings.ARENA_SANDBOX != "bwrap" and any(s.kind != "builtin" for s in seats):
-        raise RuntimeError(UNSANDBOXED)
-    specs = [SeatSpec(kind=s.kind, name=s.name, path=s.path) for s in seats]
-    started = time.perf_counter()
-    result = run_match(
-        title,
-        specs,
-        seed=seed,
-        options=options,
-        limits=_runner_limits(limits),
-        sandbox=settings.ARENA_SANDBOX,
+    refuse_unsandboxed(seats)
+    return run_match(
+        title, seats, seed=seed, options=options, limits=limits, sandbox=settings.ARENA_SANDBOX
     )
-    outcome = result.to_json()
-    outcome["match_ms"] = round(1000 * (time.perf_counter() - started))
-    return outcome

@@ -1,8 +1,9 @@
 """The one way the platform sends work to the workers: by task name, after commit.
 
-The platform never imports ``workers.tasks``; it only knows task names, so no import cycle
-runs platform -> tasks -> platform, and a message is never sent for a row that may still be
-rolled back.
+The platform never imports ``workers.tasks`` or ``workers.celery``; it sends through its own
+Celery app (``arena.celery``) and knows the tasks by name only, so the tasks import the
+platform and never the other way round, and a message is never sent for a row that may still
+be rolled back.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
+
+from arena.celery import app
 
 log = logging.getLogger("arena.queue")
 
@@ -34,8 +37,6 @@ class Messages:
     ids: tuple[int, ...]
 
     def __call__(self) -> None:
-        from workers.celery import app
-
         with app.producer_or_acquire() as producer:
             for start in range(0, len(self.ids), BATCH_MESSAGES):
                 with _batch(producer):
@@ -82,14 +83,3 @@ def _on_commit(task: str, ids: Iterable[int]) -> None:
     ids = tuple(ids)
     if ids:
         transaction.on_commit(Messages(task, ids))
-
-
-def resend_unclaimed(rows, enqueue, *, now) -> int:
-    """Send ``rows`` (queued, and taken by nobody for too long: a lost message) again with
-    ``enqueue(ids)``, resetting their ``queued_at`` to ``now``; rows another sweep holds are
-    skipped. Call inside a transaction: the messages go out when it commits. A claim makes
-    a duplicate harmless. Returns how many were sent."""
-    ids = list(rows.select_for_update(skip_locked=True).values_list("id", flat=True))
-    rows.model.objects.filter(pk__in=ids).update(queued_at=now)
-    enqueue(ids)
-    return len(ids)

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 from arena.security import DEV_SECRET_KEY
+from workers.limits import Limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # The embedded database, the filesystem broker's folders, the demo's logs and beat schedule.
@@ -263,10 +264,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 
 # Games: sandbox backend and the limits every bot gets.
 ARENA_SANDBOX = env_choice("ARENA_SANDBOX", "bwrap", ("bwrap", "none"))
-ARENA_BOT_DECISION_MS = env_int("ARENA_BOT_DECISION_MS", 1000, low=10, high=600_000)
-ARENA_BOT_BANK_MS = env_int("ARENA_BOT_BANK_MS", 10_000, low=0, high=3_600_000)
-ARENA_BOT_MEMORY_MB = env_int("ARENA_BOT_MEMORY_MB", 1024, low=32, high=65_536)
-ARENA_BOT_STDERR_BYTES = env_int("ARENA_BOT_STDERR_BYTES", 64 * 1024, low=0, high=1 << 26)
+# Every limit's default and its ARENA_BOT_* variable are in workers/limits.py (the one
+# source: the local runner reads the same); a tournament's time control replaces
+# decision_ms and bank_ms for its games.
+try:
+    ARENA_BOT_LIMITS = Limits.from_env()
+except ValueError as err:
+    raise ImproperlyConfigured(str(err)) from None
 # A running game whose lease has expired is requeued by the sweeper; after this many
 # attempts it is marked failed with the reason.
 ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 900, low=5, high=86_400)

@@ -1,8 +1,10 @@
-"""Helpers for the few raw SQL statements on a worker's path (claim, store, rate).
+"""The machinery of the few raw SQL statements on a worker's path (claim, store, rate).
 
 Why raw SQL there: each game is claimed once and stored once, and the ORM's query compiler
 and model instances cost a worker more CPU per game than PostgreSQL spends running the
-statements (see docs/architecture.md, "Distributed execution"). The statements stay plain
+statements (see docs/performance.md). The statements themselves are in
+``arena.statements``, each written with the names of the models' tables and columns
+(:func:`build`) and read as named tuples (:class:`Statement`). They stay plain
 SQL that PostgreSQL and SQLite (the embedded default) both run, except where a helper here
 writes the PostgreSQL form of the same thing (the rows as one JSON array, a list of ids as
 one array, instead of a placeholder per value) so that every statement keeps one shape
@@ -18,8 +20,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -178,3 +181,97 @@ def from_json(value: Any) -> Any:
 def now_param(value):
     """A datetime parameter as Django's ORM would send it to this database."""
     return _db().ops.adapt_datetimefield_value(value)
+
+
+# -- statements built from the models' metadata ------------------------------------------
+
+
+class _Names:
+    """A model in a statement's template: ``{game}`` is its table, ``{game.status}`` the
+    column of its field ``status`` (``{game.tournament}`` that of a foreign key: its
+    ``_id``)."""
+
+    def __init__(self, model):
+        self._model = model
+
+    def __format__(self, spec: str) -> str:
+        return self._model._meta.db_table
+
+    def __getattr__(self, field: str) -> str:
+        return self._model._meta.get_field(field).column
+
+
+def build(template: str, **models) -> str:
+    """The template's text with each ``{name}`` and ``{name.field}`` replaced by the table
+    and column of the model given as ``name`` (see :class:`_Names`), and each ``{name}`` that
+    is not a model by its value (a status list from :func:`literals`, say)."""
+    return template.format(
+        **{k: _Names(v) if hasattr(v, "_meta") else v for k, v in models.items()}
+    )
+
+
+def literals(values: Iterable[str]) -> str:
+    """Constant values, such as a model's status choices, as SQL string literals separated by
+    commas (for ``IN (...)``). Only for the models' own constants, never for input."""
+    return ", ".join("'" + str(v).replace("'", "''") + "'" for v in values)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One of the worker's statements: its text and the named tuple its rows are read as
+    (None for a statement whose rows are not read)."""
+
+    text: str
+    row: type[NamedTuple] | None = None
+
+    def rows(self, raw: Iterable[Sequence[Any]]) -> list:
+        make = self.row._make
+        return [make(r) for r in raw]
+
+
+class Rows:
+    """The rows a statement sent in a :class:`RoundTrip` returned, once the round trip is
+    over (``rows``; ``first`` is the first row or None)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self):
+        self.rows: list = []
+
+    @property
+    def first(self):
+        return self.rows[0] if self.rows else None
+
+
+class RoundTrip:
+    """Statements sent together: on PostgreSQL in pipeline mode (see :func:`pipeline`), so a
+    run of them costs one round trip; elsewhere one by one. ``read(statement, params)`` sends
+    a statement whose rows are read, on a cursor of its own (a cursor keeps only its last
+    result), and returns a :class:`Rows` filled when the block ends. ``cursor`` takes the
+    statements whose results nobody reads (the inserts of ``insert_rows``)."""
+
+    def __enter__(self) -> RoundTrip:
+        self._cursors = contextlib.ExitStack()
+        self.cursor = self._cursors.enter_context(cursor())
+        self._reads: list[tuple[Any, Statement, Rows]] = []
+        self._pipeline = pipeline()
+        try:
+            self._pipeline.__enter__()
+        except BaseException:
+            self._cursors.close()
+            raise
+        return self
+
+    def read(self, statement: Statement, params: Sequence[Any]) -> Rows:
+        read = self._cursors.enter_context(cursor())
+        read.execute(statement.text, params)
+        rows = Rows()
+        self._reads.append((read, statement, rows))
+        return rows
+
+    def __exit__(self, kind, error, traceback) -> None:
+        with self._cursors:
+            self._pipeline.__exit__(kind, error, traceback)
+            if kind is None:
+                for read, statement, rows in self._reads:
+                    rows.rows = statement.rows(read.fetchall())

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 import engine
-from arena.queue import enqueue_validation, enqueue_validations, resend_unclaimed
+from arena import leases
+from arena.queue import enqueue_validation, enqueue_validations
+from workers.match import SeatSpec, ValidationReport, validate_bot
 
 from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
 from .models import Bot, BotVersion
@@ -92,94 +91,105 @@ def add_builtin_version(*, bot: Bot, builtin_name: str) -> BotVersion:
         )
 
 
-@dataclass(frozen=True)
-class SeatPlan:
-    """What a worker needs to seat a bot version: kind, a display name and a path."""
+def seat_spec(version) -> SeatSpec:
+    """How the match runner seats a bot version: a built-in bot by name, or the version's
+    unpacked artifact as a process. ``version`` is a BotVersion, or anything with its
+    ``kind``, ``builtin_name``, ``sha256``, ``artifact_format``, ``entry`` and ``label``
+    (a worker's claim reads them without the ORM)."""
+    if version.kind == BotVersion.Kind.BUILTIN:
+        return SeatSpec("builtin", version.builtin_name)
+    path = runnable_path(version.sha256, version.artifact_format, version.entry)
+    return SeatSpec("process", version.label, str(path))
 
-    kind: str  # "builtin" or "process"
-    name: str
-    path: str | None
 
-
-def seat_plan(version: BotVersion) -> SeatPlan:
-    return plan_seat(
-        kind=version.kind,
-        builtin_name=version.builtin_name,
-        sha256=version.sha256,
-        artifact_format=version.artifact_format,
-        entry=version.entry,
-        label=version.label,
+def _take_back_validation(version_id: int, now) -> str | None:
+    version = (
+        BotVersion.objects.select_for_update()
+        .filter(
+            pk=version_id,
+            status=BotVersion.Status.VALIDATING,
+            validation_started_at__lt=now - leases.lease(),
+        )
+        .first()
     )
+    if version is None:
+        return None  # finished meanwhile
+    if leases.gives_up(version.validation_attempts):
+        BotVersion.objects.filter(pk=version.pk).update(
+            status=BotVersion.Status.REJECTED,
+            reason=(
+                f"The smoke game was interrupted {version.validation_attempts} times "
+                "(a worker stopped while running it). Upload the version again; if "
+                "this repeats, ask an organiser to look at the workers."
+            ),
+            validated_at=now,
+        )
+        return "rejected"
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PENDING, queued_at=now)
+    enqueue_validation(version.pk)
+    return "requeued"
 
 
-def plan_seat(
-    *, kind: str, builtin_name: str, sha256: str, artifact_format: str, entry: str, label: str
-) -> SeatPlan:
-    """A seat plan from a version's fields (a worker's claim reads them without the ORM)."""
-    if kind == BotVersion.Kind.BUILTIN:
-        return SeatPlan("builtin", builtin_name, None)
-    return SeatPlan("process", label, str(runnable_path(sha256, artifact_format, entry)))
+VALIDATIONS = leases.LeasedWork(
+    name="bot.validations",
+    lost=lambda now: BotVersion.objects.filter(
+        status=BotVersion.Status.VALIDATING, validation_started_at__lt=now - leases.lease()
+    ),
+    waiting=lambda stale: BotVersion.objects.filter(
+        status=BotVersion.Status.PENDING, queued_at__lt=stale
+    ),
+    take_back=_take_back_validation,
+    enqueue=enqueue_validations,
+    outcomes=("requeued", "rejected"),
+)
 
 
 def sweep_validations() -> dict[str, int]:
-    """One sweep over validations, beside the games' (the same periodic task): a version
-    whose worker was lost (``validating`` for longer than ARENA_GAME_LEASE_SECONDS) is sent
-    again, or rejected with the reason after ARENA_GAME_MAX_ATTEMPTS attempts; a ``pending``
-    version nobody took for ARENA_QUEUED_RESEND_SECONDS is sent again (a lost message; the
-    claim makes a duplicate harmless)."""
-    now = timezone.now()
-    counts = {"requeued": 0, "rejected": 0, "resent": 0}
-    lost_before = now - timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
-    stale_before = now - timedelta(seconds=settings.ARENA_QUEUED_RESEND_SECONDS)
-    validating = BotVersion.objects.filter(status=BotVersion.Status.VALIDATING)
-    with transaction.atomic():
-        lost = validating.select_for_update(skip_locked=True).filter(
-            validation_started_at__lt=lost_before
-        )
-        for version in lost:
-            if version.validation_attempts >= settings.ARENA_GAME_MAX_ATTEMPTS:
-                validating.filter(pk=version.pk).update(
-                    status=BotVersion.Status.REJECTED,
-                    reason=(
-                        f"The smoke game was interrupted {version.validation_attempts} times "
-                        "(a worker stopped while running it). Upload the version again; if "
-                        "this repeats, ask an organiser to look at the workers."
-                    ),
-                    validated_at=now,
-                )
-                counts["rejected"] += 1
-            else:
-                validating.filter(pk=version.pk).update(
-                    status=BotVersion.Status.PENDING, queued_at=now
-                )
-                enqueue_validation(version.pk)
-                counts["requeued"] += 1
-        unclaimed = BotVersion.objects.filter(
-            status=BotVersion.Status.PENDING, queued_at__lt=stale_before
-        )
-        counts["resent"] = resend_unclaimed(unclaimed, enqueue_validations, now=now)
-    if any(counts.values()):
-        log.info("bot.validations.swept %s", counts)
-    return counts
+    """One sweep over validations (``arena.leases``), beside the games': a version whose
+    worker was lost (``validating`` beyond its lease) is sent again, or rejected with the
+    reason after ARENA_GAME_MAX_ATTEMPTS attempts; a ``pending`` version nobody took is sent
+    again."""
+    return leases.sweep(VALIDATIONS)
 
 
-def validate_version(version_id: int, *, validator, limits: dict) -> BotVersion | None:
-    """pending -> validating -> ready | rejected, with the validator's reason and stderr.
+# Uploaded bots never run outside bubblewrap; ARENA_SANDBOX=none is for built-in bots only.
+UNSANDBOXED = (
+    "This server runs with ARENA_SANDBOX=none, so uploaded bots are never run here; "
+    "the operator must install bubblewrap and set ARENA_SANDBOX=bwrap."
+)
 
-    ``validator(title, path, limits=...)`` is the match runner's ``validate_bot`` (a smoke
-    game in the sandbox against built-in bots). Returns None when the version is gone or
-    another worker has it already."""
+
+def refuse_unsandboxed(seats: list[SeatSpec]) -> None:
+    """RuntimeError (UNSANDBOXED) when a bot process would run without the sandbox."""
+    if settings.ARENA_SANDBOX != "bwrap" and any(s.kind != "builtin" for s in seats):
+        raise RuntimeError(UNSANDBOXED)
+
+
+def smoke_game(title: str, path: str) -> ValidationReport:
+    """The match runner's smoke game for an uploaded bot, in the platform's sandbox with
+    the platform's limits (``settings.ARENA_BOT_LIMITS``)."""
+    if settings.ARENA_SANDBOX != "bwrap":
+        return ValidationReport(False, UNSANDBOXED)
+    return validate_bot(
+        title, path, limits=settings.ARENA_BOT_LIMITS, sandbox=settings.ARENA_SANDBOX
+    )
+
+
+def validate_version(version_id: int) -> BotVersion | None:
+    """pending -> validating -> ready | rejected, with the smoke game's reason and stderr
+    (:func:`smoke_game`: one game in the sandbox against built-in bots). Returns None when
+    the version is gone or another worker has it already."""
     version = BotVersion.objects.select_related("bot", "bot__owner").filter(pk=version_id).first()
     if version is None or not version.claim_for_validation():
         log.info("bot.validation.skipped %s", {"version_id": version_id})
         return None
     try:
-        report = validator(version.bot.title, seat_plan(version).path, limits=limits)
+        report = smoke_game(version.bot.title, seat_spec(version).path)
         ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
     except Exception as err:  # the validator itself broke: say so, and let the owner retry
         log.exception("bot.validation.error %s", {"version_id": version_id})
         ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""
-    cap = settings.ARENA_BOT_STDERR_BYTES
+    cap = settings.ARENA_BOT_LIMITS.stderr_bytes
     version.finish_validation(
         ok=ok,
         reason=(reason or ("passed a smoke game" if ok else "failed the smoke game"))[:4000],

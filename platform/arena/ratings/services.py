@@ -15,8 +15,10 @@ from typing import NamedTuple
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from arena import statements
 from arena.games.models import Game, GameSeat
-from arena.sql import cursor, insert_rows, where_in
+from arena.sql import RoundTrip, Rows, insert_rows, where_in
+from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 
 from .models import Rating, RatingChange
@@ -70,31 +72,32 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pendin
     transaction; the tournament row lock serialises callers (``locked``: the caller holds it
     already).
 
-    A batch of any length costs the same few statements (raw SQL, since every stored game
-    runs them: see ``arena.sql``): the ratable read (:func:`read_ratable`, which also checks
-    that rated games form a prefix) and the writes of :func:`rate_ratable`. A worker storing
-    a game sends them in its own round trips instead
+    A batch of any length costs the same few statements: the ratable read
+    (:func:`read_ratable`, which also checks that rated games form a prefix) and the writes
+    of :func:`rate_ratable`. A worker storing a game sends them in its own round trips
     (``arena.games.services.store_game_result``)."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
-    with cursor() as read, cursor() as write:
-        read_ratable(read, tournament_id)
-        pending = rate_ratable(read.fetchall(), tournament_id, write)
+    with RoundTrip() as first:
+        ratable = read_ratable(first, tournament_id)
+    with RoundTrip() as second:
+        pending = rate_ratable(ratable.rows, tournament_id, second.cursor)
     report_invariants(tournament_id, pending.changes, pending.rated_after)
     return pending
 
 
-def read_ratable(cursor, tournament_id: int) -> None:
-    """Send the ratable read (see RATABLE_SQL); its rows go to :func:`rate_ratable`."""
-    cursor.execute(RATABLE_SQL, [tournament_id] * 3)
+def read_ratable(trip: RoundTrip, tournament_id: int) -> Rows:
+    """Send the ratable read (``statements.RATABLE``); its rows, once ``trip`` is over, go
+    to :func:`rate_ratable`."""
+    return trip.read(statements.RATABLE, [tournament_id] * 3)
 
 
-def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
+def rate_ratable(rows: list[RatableSeat], tournament_id: int, cursor) -> Pending:
     """Rate the games of the ratable read's rows, and send the writes (history rows, the
     ratings' new values, the games marked rated) on ``cursor`` without reading anything back,
     so a pipeline sends them together."""
-    games, ratings, open_game = _ratable_games(rows, tournament_id)
-    rated_after = rows[0][1]
+    games, ratings = _ratable_games(rows, tournament_id)
+    open_game, rated_after = rows[0].first_open is not None, rows[0].rated_after
     if not games:
         return Pending(0, open_game, rated_after=rated_after)
     rated = [
@@ -103,52 +106,17 @@ def rate_ratable(rows, tournament_id: int, cursor) -> Pending:
         if status == Game.Status.FINISHED
     ]
     if rated:
-        insert_rows(cursor, RatingChange, CHANGE_COLUMNS, [c for batch in rated for c in batch])
+        changes = [c for batch in rated for c in batch]
+        insert_rows(cursor, RatingChange, statements.CHANGE_COLUMNS, changes)
         insert_rows(
             cursor,
             Rating,
-            RATING_COLUMNS,
+            statements.RATING_COLUMNS,
             [_rating_row(r) for r in ratings.values()],
-            RATINGS_TAIL,
+            statements.RATINGS_UPSERT,
         )
-    where_in(cursor, "UPDATE games_game SET rated = %s WHERE", "id", list(games), [True])
+    where_in(cursor, statements.MARK_RATED, statements.GAME_ID, list(games), [True])
     return Pending(len(rated), open_game, tuple(rated), rated_after)
-
-
-RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "score_total", "faulted_games"]
-RATING_COLUMNS = ["id", "tournament_id", "bot_version_id", *RATING_FIELDS]
-CHANGE_COLUMNS = ["rating_id", "game_id", "mu_before", "sigma_before", "mu", "sigma", "ordinal"]
-# The rating rows exist (made when the tournament starts); one upsert rewrites them all.
-RATINGS_TAIL = " ON CONFLICT (id) DO UPDATE SET " + ", ".join(
-    f"{f} = excluded.{f}" for f in RATING_FIELDS
-)
-
-# The tournament's first open game and the rated-prefix check (a rated game after the first
-# unrated one: a bug), then the unrated games before the first open one in game order, their
-# seats in seat order, each with its rating row; later games are not read. Always one row at
-# least: without a ratable game, the first two columns alone. The first open game is found
-# walking the (tournament, rated, number) index from the lowest unrated number, past the few
-# finished games waiting for it, so a store costs the same in a tournament of 100 games or
-# of 100,000 (an aggregate over every unrated game took 3.3 ms at 5,000).
-RATABLE_SQL = """
-    SELECT o.number, o.rated_after, g.id, g.status, s.bot_version_id, s.rating_rank,
-           s.winner, s.score, s.status, r.id, r.mu, r.sigma, r.ordinal, r.games, r.wins,
-           r.score_total, r.faulted_games
-    FROM (SELECT f.number,
-                 (SELECT min(a.number) FROM games_game a
-                  WHERE a.tournament_id = %s AND a.rated AND a.number > f.number)
-                     AS rated_after
-          FROM (SELECT (SELECT u.number FROM games_game u
-                        WHERE u.tournament_id = %s AND NOT u.rated
-                          AND u.status NOT IN ('finished', 'failed', 'void')
-                        ORDER BY u.number LIMIT 1) AS number) f) o
-    LEFT JOIN games_game g
-        ON g.tournament_id = %s AND NOT g.rated AND g.number < COALESCE(o.number, 2147483647)
-    LEFT JOIN games_gameseat s ON s.game_id = g.id
-    LEFT JOIN ratings_rating r
-        ON r.tournament_id = g.tournament_id AND r.bot_version_id = s.bot_version_id
-    ORDER BY g.number, s.seat
-"""
 
 
 class RatedSeat(NamedTuple):
@@ -178,7 +146,8 @@ class RatingRow:
 
 
 class Change(NamedTuple):
-    """A history row (RatingChange) about to be written."""
+    """A history row (RatingChange) about to be written, in ``statements.CHANGE_COLUMNS``
+    order."""
 
     rating_id: int
     game_id: int
@@ -189,25 +158,32 @@ class Change(NamedTuple):
     ordinal: float
 
 
-def _ratable_games(rows, tournament_id: int):
-    """{game id: (status, seats)} for the ratable prefix, {bot version id: RatingRow}, and
-    whether the tournament has an open game."""
+def _ratable_games(rows: list[RatableSeat], tournament_id: int):
+    """{game id: (status, seats)} for the ratable prefix, and {bot version id: RatingRow}."""
     games: dict[int, tuple[str, list[RatedSeat]]] = {}
     ratings: dict[int, RatingRow] = {}
-    for _, _, game_id, game_status, version, rating_rank, winner, score, status, *rating in rows:
-        if game_id is None:
+    for row in rows:
+        if row.game_id is None:
             break  # no ratable game
-        seat = RatedSeat(version, rating_rank, bool(winner), score, status)
-        games.setdefault(game_id, (game_status, []))[1].append(seat)
-        if rating[0] is None:
+        version = row.bot_version_id
+        seat = RatedSeat(version, row.rating_rank, bool(row.winner), row.score, row.status)
+        games.setdefault(row.game_id, (row.game_status, []))[1].append(seat)
+        if row.rating_id is None:
             raise Rating.DoesNotExist(f"bot version {version} has no rating in {tournament_id}")
         if version not in ratings:
-            ratings[version] = RatingRow(rating[0], tournament_id, version, *rating[1:])
-    return games, ratings, rows[0][0] is not None
+            ratings[version] = RatingRow(
+                row.rating_id, tournament_id, version, row.mu, row.sigma, row.ordinal,
+                row.games, row.wins, row.score_total, row.faulted_games,
+            )  # fmt: skip
+    return games, ratings
 
 
 def _rating_row(rating: RatingRow) -> list:
-    return [getattr(rating, c) for c in RATING_COLUMNS]
+    """Its values in ``statements.RATING_COLUMNS`` order."""
+    return [
+        rating.id, rating.tournament_id, rating.bot_version_id, rating.mu, rating.sigma,
+        rating.ordinal, rating.games, rating.wins, rating.score_total, rating.faulted_games,
+    ]  # fmt: skip
 
 
 def _rate_game(game_id: int, seats: list[RatedSeat], ratings: dict[int, RatingRow]) -> list:
@@ -238,10 +214,9 @@ def check_invariants(tournament_id: int) -> bool:
     """Ratings stay finite, each rated game changes one rating per seat, and rated games form
     a prefix in game order, over the whole tournament. Logs at critical level when one
     breaks."""
-    with cursor() as check:
-        read_ratable(check, tournament_id)  # its first row carries the prefix check
-        rated_after = check.fetchone()[1]
-    return report_invariants(tournament_id, None, rated_after)
+    with RoundTrip() as check:
+        ratable = read_ratable(check, tournament_id)  # its first row carries the prefix check
+    return report_invariants(tournament_id, None, ratable.first.rated_after)
 
 
 def report_invariants(tournament_id: int, batches, rated_after: int | None) -> bool:

@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from workers.limits import DEFAULT_LIMITS
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -32,8 +34,9 @@ class Tournament(models.Model):
     # Round robin and duplicate: how many rounds; ladder: how many games before it closes.
     rounds = models.PositiveIntegerField(default=1)
     ladder_games = models.PositiveIntegerField(default=0)
-    decision_ms = models.PositiveIntegerField(default=1000)
-    bank_ms = models.PositiveIntegerField(default=10_000)
+    # The tournament's time control; every other limit is the platform's (ARENA_BOT_LIMITS).
+    decision_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.decision_ms)
+    bank_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.bank_ms)
     seed = models.BigIntegerField(default=1)
     entrants = models.ManyToManyField("bots.BotVersion", through="Entrant", related_name="+")
     status = models.CharField(

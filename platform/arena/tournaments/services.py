@@ -4,19 +4,31 @@ pause, resume, cancel, the fair-share window of games in flight, and the ladder'
 from __future__ import annotations
 
 import logging
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Count, Max, Q
+from django.db import transaction
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 import engine
+from arena import statements
 from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
 from arena.queue import enqueue_games
 from arena.ratings.services import ensure_ratings
-from arena.sql import cursor, defaults, insert_rows, now_param, row_timestamp, to_json
+from arena.sql import (
+    RoundTrip,
+    Rows,
+    cursor,
+    defaults,
+    insert_rows,
+    now_param,
+    row_timestamp,
+    to_json,
+)
+from workers.limits import DEFAULT_LIMITS
 
 from . import scheduling
 from .models import Entrant, Tournament
@@ -47,8 +59,8 @@ def create_tournament(
     rounds: int = 1,
     ladder_games: int = 0,
     options: dict[str, Any] | None = None,
-    decision_ms: int = 1000,
-    bank_ms: int = 10_000,
+    decision_ms: int = DEFAULT_LIMITS.decision_ms,
+    bank_ms: int = DEFAULT_LIMITS.bank_ms,
     seed: int | None = None,
 ) -> Tournament:
     """A draft tournament; TournamentError / engine.ConfigError say what is wrong."""
@@ -155,8 +167,11 @@ def _create_games(
                 for i, p in enumerate(planned)
             ],
         )
-        sql.execute(GAME_IDS_FROM_SQL, [tournament.pk, first_number])
-        ids = [game_id for (game_id,) in sql.fetchall()]
+        ids = list(
+            Game.objects.filter(tournament=tournament, number__gte=first_number)
+            .order_by("number")
+            .values_list("id", flat=True)
+        )
         insert_rows(
             sql,
             GameSeat,
@@ -173,20 +188,17 @@ def _create_games(
 
 
 # A new game's columns: the first seven from the plan, the rest at the model's defaults.
-GAME_COLUMNS = [
-    "tournament_id", "number", "table", "seed", "options", "status", "queued_at",
+GAME_COLUMNS = statements.columns(
+    Game, "tournament", "number", "table", "seed", "options", "status", "queued_at",
     "attempts", "worker", "error", "engine_version", "rules_version", "stats", "rated",
-]  # fmt: skip
+)  # fmt: skip
 NEW_GAME_TAIL = defaults(Game, GAME_COLUMNS[7:])
 # A new seat's: game, seat and version, the rest at the model's defaults.
-NEW_SEAT_COLUMNS = [
-    "game_id", "seat", "bot_version_id",
+NEW_SEAT_COLUMNS = statements.columns(
+    GameSeat, "game", "seat", "bot_version",
     "winner", "status", "fault_count", "faults", "details", "stderr",
-]  # fmt: skip
+)  # fmt: skip
 NEW_SEAT_TAIL = defaults(GameSeat, NEW_SEAT_COLUMNS[3:])
-GAME_IDS_FROM_SQL = (
-    "SELECT id FROM games_game WHERE tournament_id = %s AND number >= %s ORDER BY number"
-)
 
 
 def fill_window(tournament: Tournament) -> int:
@@ -196,37 +208,39 @@ def fill_window(tournament: Tournament) -> int:
     Fair share: the broker delivers in order, so a tournament that sent all its games at
     once would make every tournament started after it wait for the last of them. With a
     window, each tournament has a few games in the queue and each stored game adds the next
-    at the back (``QUEUE_NEXT_SQL``), so running tournaments take turns. Called with the
-    tournament row locked (start, resume, a failed game, the sweeper)."""
+    at the back (:func:`queue_next_game`), so running tournaments take turns. Called with
+    the tournament row locked (start, resume, a failed game, the sweeper)."""
     if tournament.status != Tournament.Status.RUNNING:
         return 0
-    games = tournament.games
-    in_flight = games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING]).count()
-    room = settings.ARENA_GAMES_IN_FLIGHT - in_flight
+    in_flight = tournament.games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])
+    room = settings.ARENA_GAMES_IN_FLIGHT - in_flight.count()
     if room <= 0:
         return 0
-    ids = list(
-        games.filter(status=Game.Status.SCHEDULED)
-        .order_by("number")
-        .values_list("id", flat=True)[:room]
-    )
-    Game.objects.filter(pk__in=ids).update(status=Game.Status.QUEUED, queued_at=timezone.now())
-    enqueue_games(ids)
-    return len(ids)
+    with RoundTrip() as trip:
+        queued = queue_next_game(trip, tournament.pk, games=room)
+    return send_queued(queued)
 
 
-# What a stored game runs (in its transaction, under the tournament's lock) to send the next
-# one of a running tournament: the window stays full (see fill_window). Scheduled games are
-# never rated, so the (tournament, rated, number) index finds the first one.
-QUEUE_NEXT_SQL = """
-    UPDATE games_game SET status = 'queued', queued_at = %s
-    WHERE id = (
-        SELECT g.id FROM games_game g
-        JOIN tournaments_tournament t ON t.id = g.tournament_id AND t.status = 'running'
-        WHERE g.tournament_id = %s AND NOT g.rated AND g.status = 'scheduled'
-        ORDER BY g.number LIMIT 1)
-    RETURNING id
-"""
+def queue_next_game(trip: RoundTrip, tournament_id: int, *, games: int = 1) -> Rows:
+    """scheduled -> queued for the running tournament's lowest-numbered scheduled
+    ``games`` (``statements.QUEUE_NEXT``): a stored game's place in the window goes to the
+    next one. Once ``trip`` is over, :func:`send_queued` sends them."""
+    return trip.read(statements.QUEUE_NEXT, [now_param(timezone.now()), tournament_id, games])
+
+
+def send_queued(queued: Rows) -> int:
+    """Send the games :func:`queue_next_game` queued, in game order, once the transaction
+    commits. Returns how many."""
+    games = sorted(queued.rows, key=attrgetter("number"))
+    enqueue_games(game.id for game in games)
+    return len(games)
+
+
+def lock_for_store(trip: RoundTrip, tournament_id: int) -> Rows:
+    """Lock the tournament's row (the lock every writer of a running game takes first, so
+    a store and the sweeper never deadlock); its one row, once ``trip`` is over, says the
+    tournament's format."""
+    return trip.read(statements.lock_tournament(), [tournament_id])
 
 
 def top_up_ladder(tournament: Tournament) -> int:
@@ -318,26 +332,21 @@ def cancel_tournament(tournament_id: int) -> Tournament:
 def finish_if_done(tournament_id: int) -> bool:
     """running -> finished once every game is done (and, for a ladder, its budget spent).
 
-    One conditional UPDATE, since every stored game asks (raw SQL: see ``arena.sql``). An
-    open game is never rated, so looking among unrated games finds one with the rated index."""
-    with connection.cursor() as update:
-        update.execute(FINISH_SQL, [now_param(timezone.now()), tournament_id])
-        finished = update.rowcount == 1
+    One conditional UPDATE. An open game is never rated, so looking among unrated games
+    finds one with the (tournament, rated, number) index. Only a tournament's last games and
+    a ladder's ask, so the ORM's cost does not show per game."""
+    games = Game.objects.filter(tournament=OuterRef("pk"))
+    open_game = games.filter(rated=False).exclude(status__in=Game.DONE)
+    played = games.order_by().values("tournament").annotate(n=Count("id")).values("n")
+    finished = (
+        Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING)
+        .exclude(Exists(open_game))
+        .exclude(format=Tournament.Format.LADDER, ladder_games__gt=Subquery(played))
+        .update(status=Tournament.Status.FINISHED, finished_at=timezone.now())
+    ) == 1
     if finished:
         log.info("tournament.finished %s", {"tournament_id": tournament_id})
     return finished
-
-
-FINISH_SQL = """
-    UPDATE tournaments_tournament SET status = 'finished', finished_at = %s
-    WHERE id = %s AND status = 'running'
-      AND NOT EXISTS (
-          SELECT 1 FROM games_game g
-          WHERE g.tournament_id = tournaments_tournament.id AND NOT g.rated
-            AND g.status NOT IN ('finished', 'failed', 'void'))
-      AND (format <> 'ladder' OR ladder_games <= (
-          SELECT count(*) FROM games_game g WHERE g.tournament_id = tournaments_tournament.id))
-"""
 
 
 def progress(tournament: Tournament) -> dict[str, int]:

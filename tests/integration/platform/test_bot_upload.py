@@ -223,7 +223,7 @@ def _random_bot(kind: str) -> bytes:
 def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     alice_bot, settings, kind
 ):
-    from arena.bots.services import seat_plan, upload_version
+    from arena.bots.services import seat_spec, upload_version
     from workers.limits import Limits
     from workers.manifest import load_bot
     from workers.sandbox import start_bot
@@ -233,7 +233,7 @@ def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     cache.chmod(0o755)
     settings.ARENA_BOT_CACHE = cache
     version = upload_version(bot=alice_bot, filename=f"bot.{kind}", data=_random_bot(kind))
-    path = seat_plan(version).path
+    path = seat_spec(version).path
     root = cache / version.sha256
     for item in [root, *root.rglob("*")]:
         need = stat.S_IROTH | (stat.S_IXOTH if item.is_dir() else 0)

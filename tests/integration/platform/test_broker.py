@@ -35,7 +35,7 @@ def test_a_channel_keeps_one_client_and_still_sends_and_delivers_in_order():
 
 
 def test_the_app_takes_its_options_from_the_celery_settings(settings):
-    from workers.celery import _celery_settings
+    from arena.celery import _celery_settings
 
     source = _celery_settings()
     assert isinstance(source, dict)  # read once: no lookup reaches Django's lazy settings

@@ -25,7 +25,7 @@ def played(toy_title):
         outcome = run_job(
             job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
         )
-        outcome["stderr"] = ["log of seat 0", "log of seat 1"]
+        outcome.stderr = ["log of seat 0", "log of seat 1"]
         games.store_game_result(job, outcome)
     tournament.refresh_from_db()
     return tournament
@@ -120,7 +120,7 @@ def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client
     job = games.claim_game(game.pk, worker="w")
     outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
     games.store_game_result(job, outcome)
-    stats = outcome["result"]["stats"]
+    stats = outcome.result["stats"]
     names = engine.title("citadels").display_names()
     page = client.get(f"/games/{game.pk}/").content.decode()
     table = page.split('id="characters-by-round"')[1].split("</table>")[0]

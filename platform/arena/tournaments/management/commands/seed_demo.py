@@ -90,9 +90,7 @@ class Command(BaseCommand):
         except UploadRefused:
             version = bot.versions.order_by("-number").first()
         if validate and version.status == BotVersion.Status.PENDING:
-            from workers.tasks import bot_limits, validate  # the same check a worker runs
-
-            bot_services.validate_version(version.pk, validator=validate, limits=bot_limits())
+            bot_services.validate_version(version.pk)  # the same check a worker runs
             version.refresh_from_db()
         self.stdout.write(f"{title_id}: starter kit v{version.number} is {version.status}")
         return version
@@ -109,8 +107,8 @@ class Command(BaseCommand):
             entrants=versions,
             format=Tournament.Format.ROUND_ROBIN,
             rounds=rounds,
-            decision_ms=settings.ARENA_BOT_DECISION_MS,
-            bank_ms=settings.ARENA_BOT_BANK_MS,
+            decision_ms=settings.ARENA_BOT_LIMITS.decision_ms,
+            bank_ms=settings.ARENA_BOT_LIMITS.bank_ms,
             seed=2026,
         )
         self.stdout.write(f"{title_id}: created {name!r} with {len(versions)} entrants")
