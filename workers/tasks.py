@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import socket
 import traceback
 from typing import TYPE_CHECKING
@@ -31,8 +32,7 @@ log = logging.getLogger("arena.workers")
 def play_game(game_id: int) -> None:
     from arena.games import services
 
-    worker = f"{socket.gethostname()}:{os.getpid()}"
-    job = on_a_live_connection(services.claim_game, game_id, worker=worker)
+    job = on_a_live_connection(services.claim_game, game_id, worker=worker_name())
     if job is None:
         return
     try:
@@ -44,6 +44,19 @@ def play_game(game_id: int) -> None:
         log.exception("game.runner.error %s", {"game_id": game_id})
         return
     on_a_live_connection(services.store_game_result, job, played)
+
+
+_worker_names: dict[int, str] = {}
+
+
+def worker_name() -> str:
+    """This process's name on the games it claims. Host name and pid alone collide across
+    containers (each may be host ``worker`` with pid 7), so a random suffix is drawn once per
+    process, after the fork."""
+    pid = os.getpid()
+    if pid not in _worker_names:
+        _worker_names[pid] = f"{socket.gethostname()}:{pid}:{secrets.token_hex(3)}"
+    return _worker_names[pid]
 
 
 def on_a_live_connection(step, *args, **kwargs):
