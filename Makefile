@@ -58,6 +58,7 @@ bench: setup
 	$(PY) bench/engine.py
 	$(PY) bench/protocol.py
 	$(PY) bench/platform_path.py
+	$(PY) bench/scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
