@@ -5,6 +5,7 @@
     python -m engine replay games.jsonl
     python -m engine titles
     python -m engine demo
+    python -m engine view RECORD.json -o game.html
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 import engine
 from engine.core.rng import derive_seed
 from engine.core.stats import wilson_interval
+from engine.viewer_cli import add_view_command
 
 
 class UsageError(Exception):
@@ -81,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="a small league of built-in bots for every title")
     demo.add_argument("--games", type=_positive_int, default=200)
     demo.set_defaults(run=_demo)
+    add_view_command(commands)
     return parser
 
 
