@@ -95,7 +95,8 @@ def decision_frame(decision, label: str, sees_options: bool, describe, chosen, h
 
 
 def states(record: dict[str, Any]):
-    """Yield ``(state, action)`` at each recorded decision, then ``(final state, None)``.
+    """Yield ``(state, action)`` at each recorded decision, then ``(final state, None)``:
+    one state, advanced after each yield (``clone()`` it to keep a position).
 
     The game is rebuilt from its seed with ``new_game`` and the recorded actions are applied
     one by one; at the end its chance outcomes must equal the record's, so a record from

@@ -185,7 +185,7 @@ var MeepleViewer = (function () {
   Viewer.prototype.message = function (text) {
     var box = this.q(".mv-message");
     box.textContent = text;
-    box.style.display = text ? "" : "none";
+    box.style.display = text ? "block" : "none";
   };
 
   Viewer.prototype.drawMarks = function () {
@@ -199,8 +199,12 @@ var MeepleViewer = (function () {
         "'>" + (m.frame + 1 > this.frames.length - 1 ? "end" : "decision " + (m.frame + 1)) + "</a>: " +
         esc(m.text) + "</li>";
     }
+    var logs = this.data.logs || {}, links = Object.keys(logs).map(function (seat) {
+      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + esc(seat) + "</a>";
+    });
     this.q(".mv-marks").innerHTML = html;
-    this.q(".mv-marklist").innerHTML = list ? "<h4>Timeline</h4><ul>" + list + "</ul>" : "";
+    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul>" + list + "</ul>" : "") +
+      (links.length ? "<div class='mv-logs'>" + links.join(" · ") + "</div>" : "");
   };
 
   Viewer.prototype.fromHash = function () {
