@@ -74,7 +74,7 @@
   function draw(frame, ctx) {
     var e = ctx.esc, t = frame.table, d = frame.decision;
     var c = { seat: ctx.seatName, ch: function (id) { return characterName(ctx, id); }, di: function (id) { return districtName(ctx, id); } };
-    var active = d ? d.seat : -1;
+    var active = d ? d.seat : -1, sections = [];
     var html = "<div class='mv-table' id='cd-table'>" +
       "<span>Round <b id='cd-round'>" + e(t.round) + "</b></span>" +
       "<span>Phase <b>" + e(t.phase) + "</b></span>" +
@@ -89,13 +89,13 @@
       "Face up: " + (t.face_up.length ? t.face_up.map(function (x) { return e(c.ch(x)); }).join(", ") : "none") +
       " · order from the crown: " + draftOrder(t, ctx) +
       (d && /^draft/.test(d.kind) ? " · now choosing: <b>" + e(ctx.seatName(d.seat)) + "</b>" : "") + "</div></div>";
-    html += "<div class='mv-seats'>";
+    sections.push(["table", html]);
     for (var s = 0; s < t.players; s++) {
       var mine = frame.private[String(s)];
       var city = t.cities[s];
       var revealed = frame.revealed[s] || [];
       var held = mine ? mine.my_characters : [];
-      html += "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='cd-seat-" + s + "'>" +
+      html = "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='cd-seat-" + s + "'>" +
         "<h4>" + (t.crown === s ? "<span title='crown 皇冠'>👑</span> " : "") + e(ctx.seatName(s)) +
         (t.completed[s] ? " <span title='completed city'>🏰</span>" : "") + "</h4>" +
         "<div class='mv-facts'>gold <b class='cd-gold'>" + e(t.gold[s]) + "</b> · hand <b class='cd-hand-size'>" + e(t.hand_sizes[s]) +
@@ -112,16 +112,16 @@
         html += "<div class='mv-facts'>score <b class='cd-score'>" + e(frame.result.scores[s]) + "</b> · rank " +
           e(frame.result.ranks[s]) + (frame.result.winners.indexOf(s) >= 0 ? " 🏆" : "") + "</div>";
       }
-      html += "</div>";
+      sections.push(["seat" + s, html + "</div>"]);
     }
-    html += "</div>";
     var events = t.events, shownFrom = Math.max(0, events.length - 40);
     var before = ctx.index > 0 ? ctx.frames[ctx.index - 1].table.events.length : events.length;
-    html += "<div class='mv-section'><h3>Event log</h3><ol class='mv-log' id='cd-log' start='" + events.length + "' reversed>";
+    html = "<div class='mv-section'><h3>Event log</h3><ol class='mv-log' id='cd-log' start='" + events.length + "' reversed>";
     for (var i = events.length - 1; i >= shownFrom; i--) {
       html += "<li" + (i >= before ? " class='mv-new'" : "") + ">" + e(eventText(events[i], c)) + "</li>";
     }
-    return html + "</ol></div>";
+    sections.push(["log", html + "</ol></div>"]);
+    return sections;
   }
 
   function draftOrder(t, ctx) {

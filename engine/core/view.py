@@ -197,30 +197,35 @@ def patch(value: Any, patches: list[list]) -> Any:
     return value
 
 
-def encode(all_frames: list[dict]) -> dict[str, Any]:
-    """The first frame whole and each next one as patches against the one before. The
-    decisions' option labels are numbers into one ``labels`` list (menus repeat a lot)."""
-    labels: list[str] = []
-    number: dict[str, int] = {}
-
-    def label_number(text: str) -> int:
-        if text not in number:
-            number[text] = len(labels)
-            labels.append(text)
-        return number[text]
-
+def _pack(all_frames: list[dict], labels: list[str], number: dict[str, int]) -> list[dict]:
+    """The frames with their options' labels replaced by numbers into ``labels`` (extended)."""
     packed = []
     for frame in all_frames:
         decision = frame.get("decision")
         if decision and decision.get("options") is not None:
-            options = [label_number(text) for text in decision["options"]]
+            options = []
+            for text in decision["options"]:
+                if text not in number:
+                    number[text] = len(labels)
+                    labels.append(text)
+                options.append(number[text])
             frame = {**frame, "decision": {**decision, "options": options}}
         packed.append(frame)
+    return packed
+
+
+def _sequence(packed: list[dict]) -> dict[str, Any]:
     return {
-        "labels": labels,
         "first": packed[0],
         "deltas": [delta(a, b) for a, b in zip(packed, packed[1:], strict=False)],
     }
+
+
+def encode(all_frames: list[dict]) -> dict[str, Any]:
+    """The first frame whole and each next one as patches against the one before. The
+    decisions' option labels are numbers into one ``labels`` list (menus repeat a lot)."""
+    labels: list[str] = []
+    return {"labels": labels, **_sequence(_pack(all_frames, labels, {}))}
 
 
 def decode(encoded: dict[str, Any]) -> list[dict]:
@@ -228,11 +233,30 @@ def decode(encoded: dict[str, Any]) -> list[dict]:
     out = [encoded["first"]]
     for patches in encoded["deltas"]:
         out.append(patch(out[-1], patches))
-    labels = encoded["labels"]
-    for frame in out:
-        decision = frame.get("decision")
-        if decision and decision.get("options") is not None:
-            decision["options"] = [labels[i] for i in decision["options"]]
+    return [_with_labels(f, encoded["labels"]) for f in out]
+
+
+def decode_perspective(data: dict[str, Any], name: str) -> list[dict]:
+    """Every frame of one perspective of ``viewer_data`` (for tests and tools)."""
+    return [_with_labels(f, data["labels"]) for f in _frames_with_numbers(data, name)]
+
+
+def _with_labels(frame: dict, labels: list[str]) -> dict:
+    decision = frame.get("decision")
+    if decision and decision.get("options") is not None:
+        options = [labels[i] for i in decision["options"]]
+        frame = {**frame, "decision": {**decision, "options": options}}
+    return frame
+
+
+def _frames_with_numbers(data, name) -> list[dict]:
+    encoded = data["perspectives"][name]
+    if "base" in encoded:
+        base = _frames_with_numbers(data, encoded["base"])
+        return [patch(a, p) for a, p in zip(base, encoded["beside"], strict=True)]
+    out = [encoded["first"]]
+    for patches in encoded["deltas"]:
+        out.append(patch(out[-1], patches))
     return out
 
 
@@ -292,15 +316,25 @@ def viewer_data(
     the timeline marks and the delta-encoded frames of each perspective asked for."""
     title = _title_of(record)
     players = record.get("players", 0)
+    labels: list[str] = []
+    numbers: dict[str, int] = {}
+    packed_by: dict[str, list[dict]] = {}
     encoded: dict[str, Any] = {}
-    decisions = 0
     for perspective in perspectives:
-        these = encode(frames(record, perspective))
-        decisions = len(these["deltas"])
-        # A perspective that shows the same as one before it (Praga's full view is its
-        # public one) is named, not repeated.
-        same = next((k for k, v in encoded.items() if v == these), None)
-        encoded[str(perspective)] = same if same is not None else these
+        packed = _pack(frames(record, perspective), labels, numbers)
+        best = _sequence(packed)
+        # A perspective close to one before it (Praga's full view differs from its public
+        # one at a few private choices) is sent as patches against that one, frame by frame.
+        for name, other in packed_by.items():
+            beside = {
+                "base": name,
+                "beside": [delta(a, b) for a, b in zip(other, packed, strict=True)],
+            }
+            if len(json.dumps(beside)) < len(json.dumps(best)):
+                best = beside
+        packed_by[str(perspective)] = packed
+        encoded[str(perspective)] = best
+    decisions = len(packed) - 1
     return {
         "title": title.id,
         "title_name": title.name,
@@ -308,6 +342,7 @@ def viewer_data(
         "seats": seat_names or [f"Seat {i}" for i in range(players)],
         "legend": view_module(title).legend(title),
         "marks": marks if marks is not None else timeline_marks(decisions),
+        "labels": labels,
         "perspectives": encoded,
     }
 

@@ -91,14 +91,15 @@
 
   function draw(frame, ctx) {
     var e = ctx.esc, t = frame.table, d = frame.decision;
-    var active = d ? d.seat : -1;
+    var active = d ? d.seat : -1, sections = [];
     var html = "<div class='mv-table' id='pr-table'><span>Period <b>" + e(t.period) + "</b></span>" +
       "<span>Turn <b id='pr-turn'>" + e(t.turn) + "</b></span>" +
       "<span>Active <b>" + e(ctx.seatName(t.active)) + "</b></span>" +
       "<span>Supply <b>" + e(t.supply.gold_windows) + "</b> gold / <b>" + e(t.supply.silver_windows) + "</b> silver windows</span></div>";
-    html += "<div style='display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start'>" + craneSvg(frame, ctx) +
-      "<div>" + citySvg(frame, ctx) + "</div></div>";
-    html += "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows'>";
+    sections.push(["table", html]);
+    sections.push(["boards", "<div style='display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start'>" +
+      craneSvg(frame, ctx) + "<div>" + citySvg(frame, ctx) + "</div></div>"]);
+    html = "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows'>";
     ["upgrade", "wall", "building"].forEach(function (r) {
       html += "<tr><th>" + r + "</th>" + (t.rows.display[r] || []).map(function (tile) {
         return "<td>" + e(tileText(tile)) + "</td>";
@@ -112,9 +113,9 @@
     html += "<div class='mv-facts'>Seals 玺印: " + Object.keys(t.seals).map(function (k) {
       return e(ctx.legend.seals[k] || k) + (t.seals[k] >= 0 ? " (" + e(ctx.seatName(t.seals[k])) + ")" : "");
     }).join(" · ") + "</div></div>";
-    html += "<div class='mv-seats'>";
+    sections.push(["rows", html]);
     t.all_players.forEach(function (p, s) {
-      html += "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='pr-seat-" + s + "'>" +
+      sections.push(["seat" + s, "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='pr-seat-" + s + "'>" +
         "<h4><span style='color:" + SEAT_COLOURS[s % 4] + "'>●</span> " + e(ctx.seatName(s)) + " — <b class='pr-score'>" + e(p.score) + "</b> points</h4>" +
         "<div class='mv-facts'>gold <b class='pr-gold'>" + e(p.gold) + "</b> · stone <b>" + e(p.stone) + "</b> · windows " + e(p.gold_windows) + " gold / " + e(p.silver_windows) +
         " silver · eggs " + e(p.eggs) + " · cubes " + e(p.cubes) + "</div>" +
@@ -126,9 +127,9 @@
         }).join("; ") + "</div>" : "") +
         actionBoardSvg(p, s, ctx) +
         (frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
-          (frame.result.winners.indexOf(s) >= 0 ? " 🏆" : "") + "</div>" : "") + "</div>";
+          (frame.result.winners.indexOf(s) >= 0 ? " 🏆" : "") + "</div>" : "") + "</div>"]);
     });
-    return html + "</div>";
+    return sections;
   }
 
   MeepleViewer.register("praga", {

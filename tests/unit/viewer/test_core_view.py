@@ -109,3 +109,13 @@ def test_the_offline_file_is_self_contained_and_under_a_megabyte(record, tmp_pat
         "<script src" not in html and "<link" not in html and "http" not in html.split("<script")[0]
     )
     assert "MeepleViewer.register(" in html and "data-start='end'" in html
+
+
+@pytest.mark.parametrize("record", [citadels_record(), praga_record()], ids=["citadels", "praga"])
+def test_the_viewers_data_holds_every_perspective_asked_for(record):
+    data = view.viewer_data(record, ["public", "all", 1])
+    for name, perspective in (("public", "public"), ("all", "all"), ("1", 1)):
+        expected = json.loads(json.dumps(view.frames(record, perspective)))
+        assert view.decode_perspective(data, name) == expected
+    if record["title"] == "praga":  # its full view differs from the public one at a few choices
+        assert data["perspectives"]["all"]["base"] == "public"
