@@ -42,3 +42,14 @@ def test_a_record_that_does_not_replay_is_refused_in_one_line(tmp_path, capsys):
     assert main(["view", str(bad), "-o", str(tmp_path / "x.html")]) == 2
     assert "cannot replay" in capsys.readouterr().err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_the_local_runners_outcome_is_written_as_it_is(tmp_path):
+    """What workers.play --out will call (MERGE_NOTES-viewer.md): the runner's game dict."""
+    from engine.core.view import write_game_html
+    from workers.match import SeatSpec, run_match
+
+    seats = [SeatSpec(kind="builtin", name="random") for _ in range(3)]
+    outcome = run_match("praga", seats, seed=4, sandbox="none").to_json()
+    path = write_game_html(outcome, tmp_path / "game-0001.html")
+    assert path.stat().st_size < 1_000_000 and "Praga" in path.read_text()
