@@ -96,8 +96,8 @@
       var revealed = frame.revealed[s] || [];
       var held = mine ? mine.my_characters : [];
       html = "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='cd-seat-" + s + "'>" +
-        "<h4>" + (t.crown === s ? "<span title='crown 皇冠'>👑</span> " : "") + e(ctx.seatName(s)) +
-        (t.completed[s] ? " <span title='completed city'>🏰</span>" : "") + "</h4>" +
+        "<h4>" + (t.crown === s ? "<span title='crown 皇冠' class='cd-crown'>♛</span> " : "") + e(ctx.seatName(s)) +
+        (t.completed[s] ? " <span title='completed city'>(city complete)</span>" : "") + "</h4>" +
         "<div class='mv-facts'>gold <b class='cd-gold'>" + e(t.gold[s]) + "</b> · hand <b class='cd-hand-size'>" + e(t.hand_sizes[s]) +
         "</b> · districts <b class='cd-city-size'>" + city.length + "</b>" + (t.museum[s] ? " · museum " + t.museum[s] : "") + "</div>" +
         "<div class='mv-facts cd-characters'>" +
@@ -110,7 +110,7 @@
       }
       if (frame.result) {
         html += "<div class='mv-facts'>score <b class='cd-score'>" + e(frame.result.scores[s]) + "</b> · rank " +
-          e(frame.result.ranks[s]) + (frame.result.winners.indexOf(s) >= 0 ? " 🏆" : "") + "</div>";
+          e(frame.result.ranks[s]) + (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>";
       }
       sections.push(["seat" + s, html + "</div>"]);
     }

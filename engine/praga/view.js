@@ -89,6 +89,37 @@
     return "<svg class='pr-action-board' width='" + (10 * size) + "' height='" + (8 * size) + "'>" + out + "</svg>";
   }
 
+  /* The Hunger Wall and the Cathedral as grids (row 0 at the bottom) with each player's
+     marker at its [row, column], and the King's Road as six spaces. */
+  function tracksSvg(frame, ctx) {
+    var e = ctx.esc, cell = 16, out = "", x0 = 0, players = frame.table.all_players;
+    ["hunger_wall", "cathedral"].forEach(function (key) {
+      var grid = ctx.legend.tracks[key] || { rows: 6, cols: 6 };
+      out += "<text x='" + x0 + "' y='11' font-size='10'>" + e(ctx.legend.structures[key]) + "</text>";
+      for (var r = 0; r < grid.rows; r++) {
+        for (var c = 0; c < grid.cols; c++) {
+          out += "<rect x='" + (x0 + c * cell) + "' y='" + (16 + (grid.rows - 1 - r) * cell) + "' width='" + cell +
+            "' height='" + cell + "' fill='" + (key === "cathedral" ? "#eef0fa" : "#f4ece0") + "' stroke='#bbb'/>";
+        }
+      }
+      players.forEach(function (p, s) {
+        var at = p[key], cx = x0 + at[1] * cell + 4 + (s % 2) * 8, cy = 16 + (grid.rows - 1 - at[0]) * cell + 4 + Math.floor(s / 2) * 8;
+        out += "<circle class='pr-marker' data-track='" + key + "' data-seat='" + s + "' cx='" + cx + "' cy='" + cy +
+          "' r='3.5' fill='" + SEAT_COLOURS[s % 4] + "'><title>" + e(ctx.seatName(s) + ": row " + at[0] + ", column " + at[1]) + "</title></circle>";
+      });
+      x0 += grid.cols * cell + 24;
+    });
+    out += "<text x='" + x0 + "' y='11' font-size='10'>King's Road 国王大道</text>";
+    for (var k = 0; k < 6; k++) {
+      out += "<rect x='" + (x0 + k * cell) + "' y='16' width='" + cell + "' height='" + cell + "' fill='#f3e6c4' stroke='#bbb'/>";
+    }
+    players.forEach(function (p, s) {
+      out += "<circle cx='" + (x0 + p.kings_road * cell + 4 + (s % 2) * 8) + "' cy='" + (20 + Math.floor(s / 2) * 8) +
+        "' r='3.5' fill='" + SEAT_COLOURS[s % 4] + "'/>";
+    });
+    return "<svg id='pr-tracks' width='" + (x0 + 6 * cell + 4) + "' height='" + (16 + 6 * cell + 4) + "'>" + out + "</svg>";
+  }
+
   function draw(frame, ctx) {
     var e = ctx.esc, t = frame.table, d = frame.decision;
     var active = d ? d.seat : -1, sections = [];
@@ -114,6 +145,7 @@
       return e(ctx.legend.seals[k] || k) + (t.seals[k] >= 0 ? " (" + e(ctx.seatName(t.seals[k])) + ")" : "");
     }).join(" · ") + "</div></div>";
     sections.push(["rows", html]);
+    sections.push(["tracks", "<div class='mv-section'><h3>Tracks</h3>" + tracksSvg(frame, ctx) + "</div>"]);
     t.all_players.forEach(function (p, s) {
       sections.push(["seat" + s, "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='pr-seat-" + s + "'>" +
         "<h4><span style='color:" + SEAT_COLOURS[s % 4] + "'>●</span> " + e(ctx.seatName(s)) + " — <b class='pr-score'>" + e(p.score) + "</b> points</h4>" +
@@ -127,7 +159,7 @@
         }).join("; ") + "</div>" : "") +
         actionBoardSvg(p, s, ctx) +
         (frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
-          (frame.result.winners.indexOf(s) >= 0 ? " 🏆" : "") + "</div>" : "") + "</div>"]);
+          (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : "") + "</div>"]);
     });
     return sections;
   }

@@ -188,4 +188,9 @@ def legend(title) -> dict[str, Any]:
         "seals": SEAL_NAMES,
         "techs": techs,
         "frame": [f.get("zone") for f in _data("crane.json")["frame"]],
+        "tracks": {
+            key: {"rows": board["base"]["rows"], "cols": board["base"]["cols"]}
+            for key, board in _data("structures.json").items()
+            if key in STRUCTURE_NAMES
+        },
     }

@@ -100,7 +100,7 @@ var MeepleViewer = (function () {
     }).join("") + "</select>";
     this.root.innerHTML =
       "<div class='mv-bar'>" +
-      "<button data-go='first' title='First (Home)'>⏮</button>" +
+      "<button data-go='first' title='First (Home)'>|◀</button>" +
       "<button data-go='round-' title='Previous round'>« round</button>" +
       "<button data-go='turn-' title='Previous turn'>‹ turn</button>" +
       "<button data-go='prev' title='Previous decision (←)'>◀</button>" +
@@ -108,7 +108,7 @@ var MeepleViewer = (function () {
       "<button data-go='next' title='Next decision (→)'>▶</button>" +
       "<button data-go='turn+' title='Next turn'>turn ›</button>" +
       "<button data-go='round+' title='Next round'>round »</button>" +
-      "<button data-go='last' title='Last (End)'>⏭</button>" +
+      "<button data-go='last' title='Last (End)'>▶|</button>" +
       "<label>speed <select class='mv-speed'><option value='1'>1/s</option><option value='3' selected>3/s</option>" +
       "<option value='10'>10/s</option><option value='30'>30/s</option></select></label>" +
       "<label>view " + select + "</label>" +
@@ -298,7 +298,7 @@ var MeepleViewer = (function () {
   Viewer.prototype.play = function () {
     var self = this, rate = Number(this.q(".mv-speed").value) || 3;
     if (this.index >= this.frames.length - 1) this.show(0);
-    this.q(".mv-play").textContent = "⏸ pause";
+    this.q(".mv-play").textContent = "❚❚ pause";
     this.playing = window.setInterval(function () {
       if (self.index >= self.frames.length - 1) { self.stop(); return; }
       self.show(self.index + 1);
