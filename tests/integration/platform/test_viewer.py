@@ -3,11 +3,13 @@
 import json
 
 import pytest
+from django.utils import timezone
 
 import engine
 from arena.games import services as games
-from arena.games.models import Game
-from arena.tournaments import services as tournaments
+from arena.games.models import Game, GameSeat
+from arena.ratings.services import ensure_ratings
+from arena.tournaments.models import Tournament
 from engine.core import view
 from tests.factories import make_builtin, make_tournament, make_user
 from workers.tasks import run_job
@@ -20,14 +22,21 @@ FAULT = {"kind": "timeout", "decision": 3, "message": "no answer within 1000 ms"
 
 def store_finished_game(title: str, alice, bob) -> Game:
     """A finished game of ``title`` played in-process by built-in bots: alice's bot at seat 0,
-    bob's at the others. Seat 0 timed out at decision 3 (as the runner records a fault)."""
+    bob's at the others (so bob's bots also play against each other). Seat 0 timed out at decision 3 (as the runner records a fault)."""
     versions = [make_builtin(alice, title=title, name=f"{title}-alice")]
     versions += [
         make_builtin(bob, title=title, name=f"{title}-bob-{i}") for i in range(SEATS[title] - 1)
     ]
     tournament = make_tournament(bob, versions, title=title, seats=SEATS[title], rounds=1)
-    tournaments.start_tournament(tournament.pk)
-    game = tournament.games.order_by("number").first()
+    # Running, with a queued game whose message is never sent: a Celery worker started for
+    # other tests in this process cannot take it (as test_game_services does).
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    game = Game.objects.create(
+        tournament=tournament, number=1, seed=17, status="queued", queued_at=timezone.now()
+    )
+    for seat, version in enumerate(versions):
+        GameSeat.objects.create(game=game, seat=seat, bot_version=version)
     job = games.claim_game(game.pk, worker="w")
     outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
     applied = engine.title(title).replay(outcome["record"]).record()["actions"][2]
