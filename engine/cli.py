@@ -5,6 +5,7 @@
     python -m engine replay games.jsonl
     python -m engine titles
     python -m engine demo
+    python -m engine view RECORD.json -o game.html
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 import engine
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 from engine.core.rng import derive_seed
+from engine.viewer_cli import add_view_command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="a small league of built-in bots for every title")
     demo.add_argument("--games", type=_positive_int, default=200)
     demo.set_defaults(run=_demo)
+    add_view_command(commands)
     return parser
 
 

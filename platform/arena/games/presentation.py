@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from engine.core import view
 from engine.core.errors import ConfigError
 
 # Statistics shown in their own section rather than as a line of figures.
@@ -70,3 +71,56 @@ def _figure(value: Any, named) -> str:
     if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
         return ", ".join(named(v) for v in value) or "none"
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+# -- the game viewer -------------------------------------------------------------------------
+
+
+def viewer_frames(game, perspective) -> dict[str, Any]:
+    """The delta-encoded frames of a game's record from ``perspective`` (engine.core.view),
+    kept in the cache: a stored record never changes, and replaying one costs a few tenths
+    of a second."""
+    from django.core.cache import cache
+
+    stored = int(game.finished_at.timestamp() * 1e6) if game.finished_at else 0
+    key = f"viewer:{game.pk}:{perspective}:{engine.ENGINE_VERSION}:{stored}"
+    encoded = cache.get(key)
+    if encoded is None:
+        encoded = view.encode(view.frames(game.record, perspective))
+        cache.set(key, encoded, 3600)
+    return encoded
+
+
+def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
+    """What the game page's viewer starts from: the public frames, the title's legend, each
+    seat's bot by name, the timeline marks (fault details only for the seats in ``owned``)
+    and each owned seat's stderr log address."""
+    from django.urls import reverse
+
+    record = game.record
+    title = engine.title(record["title"])
+    public = viewer_frames(game, view.PUBLIC)
+    return {
+        "title": title.id,
+        "title_name": title.name,
+        "players": record["players"],
+        "seats": [f"Seat {s.seat} · {s.bot_version.label}" for s in seats],
+        "legend": view.view_module(title).legend(title),
+        "marks": viewer_marks(game, seats, owned),
+        "perspectives": {view.PUBLIC: public},
+        "logs": {
+            str(s.seat): reverse("seat-stderr", args=[game.pk, s.seat])
+            for s in seats
+            if s.seat in owned and game.status == "finished"
+        },
+    }
+
+
+def viewer_marks(game, seats, owned: set[int]) -> list[dict]:
+    """Faults, disqualifications and the end on the timeline of ``game``."""
+    return view.timeline_marks(
+        len(game.record.get("actions", [])),
+        [s.faults for s in seats],
+        [s.status for s in seats],
+        details_for=owned,
+    )

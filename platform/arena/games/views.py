@@ -1,30 +1,108 @@
-"""The game page, its replay download and each seat's stderr log (for that bot's owner)."""
+"""The game page with its viewer, the viewer's frames per perspective, the replay download
+and each seat's stderr log (for that bot's owner)."""
 
 import json
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+import engine
+from engine.core import view
 
 from .models import Game, GameSeat
-from .presentation import game_statistics
+from .presentation import game_statistics, viewer_frames, viewer_marks, viewer_page_data
+
+
+def _seats(game: Game) -> list[GameSeat]:
+    return list(game.seats.select_related("bot_version__bot__owner").order_by("seat"))
+
+
+def _owned_seats(seats: list[GameSeat], user) -> set[int]:
+    return {s.seat for s in seats if s.bot_version.bot.can_edit(user)}
 
 
 def game_detail(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("tournament"), pk=game_id)
-    seats = list(game.seats.select_related("bot_version__bot__owner").order_by("seat"))
+    seats = _seats(game)
+    owned = _owned_seats(seats, request.user)
     for seat in seats:
-        seat.can_read_log = seat.bot_version.bot.can_edit(request.user)
+        seat.can_read_log = seat.seat in owned
     stats = game_statistics(game.tournament.title, game.stats)
-    return render(request, "games/detail.html", {"game": game, "seats": seats, "statistics": stats})
+    context = {"game": game, "seats": seats, "statistics": stats, "viewer": None}
+    if game.record:
+        try:
+            context["viewer"] = viewer_page_data(game, seats, owned=owned)
+        except engine.EngineError as err:  # a record this engine cannot replay any more
+            context["viewer_error"] = str(err)
+    return render(request, "games/detail.html", context)
+
+
+def _check_perspective(game: Game, seats: list[GameSeat], user, wanted: str):
+    """The perspective asked for, if this person may see it (else a reason to refuse)."""
+    perspective = view.parse_perspective(wanted, len(seats))
+    if perspective == view.ALL and game.status != Game.Status.FINISHED:
+        raise PermissionDenied("Every hand is shown only once the game is finished.")
+    if isinstance(perspective, int) and perspective not in _owned_seats(seats, user):
+        raise PermissionDenied(
+            f"Only the owner of seat {perspective}'s bot may see what it was sent."
+        )
+    return perspective
+
+
+@require_GET
+def game_view_frames(request, game_id: int):
+    """The viewer's frames of one perspective (``?perspective=public|all|SEAT``), as JSON."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not game.record:
+        return JsonResponse({"error": "This game has no replay record yet."}, status=404)
+    seats = _seats(game)
+    try:
+        perspective = _check_perspective(
+            game, seats, request.user, request.GET.get("perspective", view.PUBLIC)
+        )
+        frames = viewer_frames(game, perspective)
+    except engine.ConfigError as err:
+        return JsonResponse({"error": str(err)}, status=400)
+    except PermissionDenied as err:
+        return JsonResponse({"error": str(err)}, status=403)
+    except engine.EngineError as err:
+        return JsonResponse({"error": f"This record cannot be replayed: {err}"}, status=409)
+    owned = _owned_seats(seats, request.user)
+    return JsonResponse({"frames": frames, "marks": viewer_marks(game, seats, owned)})
+
+
+VIEWER_FILES = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
+
+
+@require_GET
+def viewer_asset(request, name: str):
+    """The viewer's drawing code, read from the engine package (the same files are inlined
+    in the offline HTML): ``viewer.js``, ``viewer.css`` or a title's ``<title>.js``."""
+    try:
+        if name in VIEWER_FILES:
+            body, kind = view.viewer_asset(name), VIEWER_FILES[name]
+        elif name.endswith(".js"):
+            body, kind = view.renderer_source(name[:-3]), "text/javascript"
+        else:
+            raise Http404("No such viewer file.")
+    except engine.ConfigError:
+        raise Http404("No such viewer file.") from None
+    response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 def game_replay(request, game_id: int):
+    """The replay record as one compact line of JSON, which ``python -m engine replay``
+    reads as it is."""
     game = get_object_or_404(Game, pk=game_id)
     if not game.record:
         raise Http404("This game has no replay record yet.")
     response = HttpResponse(
-        json.dumps(game.record, indent=1, sort_keys=True), content_type="application/json"
+        json.dumps(game.record, separators=(",", ":"), ensure_ascii=False) + "\n",
+        content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-replay.json"'
     return response

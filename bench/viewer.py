@@ -1,0 +1,117 @@
+"""Game viewer costs for a 7-player Citadels and a 4-player Praga game (figures, never asserted).
+
+    .venv/bin/python bench/viewer.py [--seed 5] [--steps 200]
+
+For each game, played by the built-in bots: the engine's time to replay the record into the
+frames of one perspective and to delta-encode them (what the game page's server does once
+per game and caches), the size of the offline HTML written by ``engine view``, and in
+headless Chromium (Debian's, no network) the time from the end of loading that file to its
+first frame on screen (the ``meeple-first-frame`` mark after the response ended: decoding
+every frame and drawing the last) and the time of one step (draw a frame and lay the page
+out), over ``--steps`` steps forward from the start and as many random jumps. Targets from
+issue 17: first frame under 300 ms, a step under 50 ms, the file under 1 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).absolute().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.core import view  # noqa: E402
+
+GAMES = {
+    "citadels": ["builder", "aggressor", "random", "builder", "random", "aggressor", "random"],
+    "praga": ["climber", "builder", "random", "random"],
+}
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]  # fmt: skip
+STEP_JS = """([count, jump]) => {
+  const viewer = document.getElementById('viewer').meepleViewer, times = [];
+  const last = viewer.frames.length - 1;
+  let seed = 7;
+  for (let i = 0; i < count; i++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const to = jump ? seed % (last + 1) : Math.min(i, last);
+    const t0 = performance.now();
+    viewer.show(to);
+    void document.body.offsetHeight;  // the layout, as a person's step would wait for it
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+
+
+def measure(title: str, bots: list[str], seed: int, steps: int, page, folder: Path) -> dict:
+    record = engine.play_game(title, bots, seed).record()
+    began = time.perf_counter()
+    frames = view.frames(record, view.PUBLIC)
+    replayed = time.perf_counter()
+    view.encode(frames)
+    encoded = time.perf_counter()
+    path = view.write_game_html(record, folder / f"{title}.html")
+    page.goto(path.as_uri())
+    first = page.evaluate(
+        "performance.getEntriesByName('meeple-first-frame')[0].startTime"
+        " - performance.getEntriesByType('navigation')[0].responseEnd"
+    )
+    forward = page.evaluate(STEP_JS, [steps, False])
+    jumps = page.evaluate(STEP_JS, [steps, True])
+    return {
+        "decisions": len(record["actions"]),
+        "frames_ms": 1000 * (replayed - began),
+        "encode_ms": 1000 * (encoded - replayed),
+        "html_kb": path.stat().st_size / 1024,
+        "first_ms": first,
+        "step_ms": statistics.median(forward),
+        "step_max_ms": max(forward),
+        "jump_ms": statistics.median(jumps),
+        "jump_max_ms": max(jumps),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=200)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.route(
+            "**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort()
+        )
+        page = context.new_page()
+        print(f"{'game':<12}{'decisions':>10}{'frames':>9}{'encode':>9}{'html':>9}"
+              f"{'1st frame':>11}{'step':>8}{'max':>8}{'jump':>8}{'max':>8}")  # fmt: skip
+        for title, bots in GAMES.items():
+            m = measure(title, bots, args.seed, args.steps, page, Path(tmp))
+            name = f"{title} {len(bots)}p"
+            print(
+                f"{name:<12}{m['decisions']:>10}{m['frames_ms']:>7.0f}ms{m['encode_ms']:>7.0f}ms"
+                f"{m['html_kb']:>7.0f}KB{m['first_ms']:>9.0f}ms{m['step_ms']:>6.1f}ms"
+                f"{m['step_max_ms']:>6.1f}ms{m['jump_ms']:>6.1f}ms{m['jump_max_ms']:>6.1f}ms"
+            )
+            print(
+                f"{'':<12}first frame {m['first_ms'] / 300:.2f} of the 300 ms target, a step "
+                f"{m['step_ms'] / 50:.2f} of 50 ms (slowest {m['step_max_ms'] / 50:.2f}), the "
+                f"file {m['html_kb'] / 1024:.2f} of 1 MB"
+            )
+        browser.close()
+    print("frames/encode: engine time for one perspective; html: public + full views.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

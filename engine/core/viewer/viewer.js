@@ -1,0 +1,327 @@
+/* Meeple Arena game viewer: the title-neutral player (timeline, buttons, keys, perspective).
+   A title's renderer registers itself with MeepleViewer.register(titleId, renderer), where
+   renderer.draw(frame, ctx) returns HTML (SVG inside) and renderer.turnKey / roundKey(frame)
+   say which turn and round a frame belongs to. The same file serves the game page and the
+   offline HTML written by `python -m engine view`. No build step, no dependencies. */
+var MeepleViewer = (function () {
+  "use strict";
+  var renderers = {};
+
+  function esc(text) {
+    return String(text === null || text === undefined ? "" : text)
+      .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  /* Patches from engine/core/view.py delta(): [path, value] set, [path] delete,
+     [path, items, 1] append. Containers on a patched path are copied once per step, so
+     consecutive frames share everything that did not change. */
+  function applyPatches(base, patches) {
+    var copied = new Set();
+    function own(value) {
+      if (value === null || typeof value !== "object" || copied.has(value)) return value;
+      var twin = Array.isArray(value) ? value.slice() : Object.assign({}, value);
+      copied.add(twin);
+      return twin;
+    }
+    var root = base;
+    for (var i = 0; i < patches.length; i++) {
+      var p = patches[i], path = p[0];
+      if (path.length === 0) { root = p.length === 3 ? root.concat(p[1]) : p[1]; continue; }
+      root = own(root);
+      var node = root;
+      for (var k = 0; k < path.length - 1; k++) {
+        node[path[k]] = own(node[path[k]]);
+        node = node[path[k]];
+      }
+      var last = path[path.length - 1];
+      if (p.length === 1) delete node[last];
+      else if (p.length === 3) node[last] = node[last].concat(p[1]);
+      else node[last] = p[1];
+    }
+    return root;
+  }
+
+  function decodeFrames(encoded) {
+    var frames = [encoded.first];
+    for (var i = 0; i < encoded.deltas.length; i++) {
+      frames.push(applyPatches(frames[i], encoded.deltas[i]));
+    }
+    return frames;
+  }
+
+  function seatName(ctx, seat) {
+    return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + seat);
+  }
+
+  function decisionHtml(frame, ctx) {
+    var d = frame.decision;
+    if (!d) return "<div class='mv-decision mv-over'>The game is over.</div>";
+    var html = "<div class='mv-decision'><div class='mv-who'><strong>" + esc(seatName(ctx, d.seat)) +
+      "</strong> " + esc(d.label) + "</div>";
+    if (d.options) {
+      html += "<ol class='mv-options' start='0'>";
+      for (var i = 0; i < d.options.length; i++) {
+        var mine = i === d.chosen;
+        html += "<li" + (mine ? " class='mv-chosen' data-chosen='1'" : "") + ">" +
+          esc(ctx.labels[d.options[i]]) + (mine ? " ◀ chosen" : "") + "</li>";
+      }
+      html += "</ol>";
+    } else {
+      html += "<div class='mv-hidden'>Options hidden from this perspective.</div>";
+      if (d.chosen_label) {
+        html += "<div class='mv-chosen' data-chosen='1'>Chosen: " + esc(d.chosen_label) + "</div>";
+      }
+    }
+    return html + "</div>";
+  }
+
+  function Viewer(root, data, options) {
+    this.root = root;
+    this.data = data;
+    this.options = options || {};
+    this.renderer = renderers[data.title];
+    this.cache = {};
+    this.playing = null;
+    this.perspective = this.options.perspective || Object.keys(data.perspectives)[0];
+    this.build();
+    this.usePerspective(this.perspective, data.perspectives[this.perspective]);
+    var start = this.fromHash();
+    if (start === null) start = root.getAttribute("data-start") === "end" ? this.frames.length - 1 : 0;
+    this.show(start);
+  }
+
+  Viewer.prototype.build = function () {
+    var self = this, data = this.data;
+    var choices = this.options.choices || Object.keys(data.perspectives).map(function (p) {
+      return { value: p, label: perspectiveLabel(p, data) };
+    });
+    var select = "<select class='mv-perspective' aria-label='Perspective'>" + choices.map(function (c) {
+      return "<option value='" + esc(c.value) + "'>" + esc(c.label) + "</option>";
+    }).join("") + "</select>";
+    this.root.innerHTML =
+      "<div class='mv-bar'>" +
+      "<button data-go='first' title='First (Home)'>|◀</button>" +
+      "<button data-go='round-' title='Previous round'>« round</button>" +
+      "<button data-go='turn-' title='Previous turn'>‹ turn</button>" +
+      "<button data-go='prev' title='Previous decision (←)'>◀</button>" +
+      "<button data-go='play' class='mv-play' title='Play (space)'>▶ play</button>" +
+      "<button data-go='next' title='Next decision (→)'>▶</button>" +
+      "<button data-go='turn+' title='Next turn'>turn ›</button>" +
+      "<button data-go='round+' title='Next round'>round »</button>" +
+      "<button data-go='last' title='Last (End)'>▶|</button>" +
+      "<label>speed <select class='mv-speed'><option value='1'>1/s</option><option value='3' selected>3/s</option>" +
+      "<option value='10'>10/s</option><option value='30'>30/s</option></select></label>" +
+      "<label>view " + select + "</label>" +
+      "<span class='mv-position' aria-live='polite'></span></div>" +
+      "<div class='mv-timeline'><input type='range' class='mv-scrub' min='0' value='0' aria-label='Timeline'>" +
+      "<div class='mv-marks'></div></div>" +
+      "<div class='mv-message' role='status'></div>" +
+      "<div class='mv-main'><div class='mv-board'></div><div class='mv-side'>" +
+      "<div class='mv-decision-box'></div><div class='mv-marklist'></div></div></div>";
+    this.q = function (sel) { return self.root.querySelector(sel); };
+    this.root.addEventListener("click", function (e) {
+      var go = e.target.getAttribute("data-go");
+      if (go) self.go(go);
+      var jump = e.target.getAttribute("data-frame");
+      if (jump !== null) self.show(Number(jump));
+    });
+    this.q(".mv-scrub").addEventListener("input", function (e) { self.show(Number(e.target.value)); });
+    this.q(".mv-perspective").value = this.perspective;
+    this.q(".mv-perspective").addEventListener("change", function (e) { self.switchTo(e.target.value); });
+    this.root.tabIndex = 0;
+    document.addEventListener("keydown", function (e) {
+      if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName) && e.target.type !== "range") return;
+      var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
+        ArrowUp: "turn-", ArrowDown: "turn+", PageUp: "round-", PageDown: "round+", " ": "play" };
+      if (keys[e.key]) { e.preventDefault(); self.go(keys[e.key]); }
+    });
+    window.addEventListener("hashchange", function () {
+      var at = self.fromHash();
+      if (at !== null && at !== self.index) self.show(at);
+    });
+  };
+
+  function perspectiveLabel(p, data) {
+    if (p === "public") return "Public";
+    if (p === "all") return "Every hand (game over)";
+    return "As " + (data.seats[Number(p)] || "seat " + p) + " (its observation)";
+  }
+
+  Viewer.prototype.decoded = function (name) {
+    var encoded = this.data.perspectives[name];
+    if (!this.cache[name]) {
+      if (encoded.base !== undefined) {  // patches against another perspective's frames
+        var base = this.decoded(encoded.base);
+        this.cache[name] = encoded.beside.map(function (p, i) { return applyPatches(base[i], p); });
+      } else {
+        this.cache[name] = decodeFrames(encoded);
+      }
+    }
+    return this.cache[name];
+  };
+
+  Viewer.prototype.usePerspective = function (name, encoded) {
+    this.data.perspectives[name] = encoded;
+    this.frames = this.decoded(name);
+    this.labels = encoded.labels || this.data.labels;
+    this.perspective = name;
+    var scrub = this.q(".mv-scrub");
+    scrub.max = String(this.frames.length - 1);
+    this.drawMarks();
+  };
+
+  Viewer.prototype.switchTo = function (name) {
+    var self = this;
+    if (this.data.perspectives[name]) {
+      this.usePerspective(name, this.data.perspectives[name]);
+      this.message("");
+      this.show(this.index);
+      return;
+    }
+    if (!this.options.load) return;
+    this.message("Loading…");
+    this.options.load(name).then(function (answer) {
+      if (answer.error) {
+        self.message(answer.error);
+        self.q(".mv-perspective").value = self.perspective;
+        return;
+      }
+      self.data.perspectives[name] = answer.frames;
+      if (answer.marks) self.data.marks = answer.marks;
+      self.usePerspective(name, answer.frames);
+      self.message("");
+      self.show(self.index);
+    });
+  };
+
+  Viewer.prototype.message = function (text) {
+    var box = this.q(".mv-message");
+    box.textContent = text;
+    box.style.display = text ? "block" : "none";
+  };
+
+  Viewer.prototype.drawMarks = function () {
+    var last = Math.max(1, this.frames.length - 1), html = "", list = "";
+    var marks = this.data.marks || [];
+    for (var i = 0; i < marks.length; i++) {
+      var m = marks[i], left = (100 * m.frame / last).toFixed(2);
+      html += "<span class='mv-mark mv-" + esc(m.kind) + "' style='left:" + left + "%' title='" +
+        esc(m.text) + "' data-frame='" + m.frame + "'></span>";
+      list += "<li class='mv-" + esc(m.kind) + "'><a href='#d" + (m.frame + 1) + "' data-frame='" + m.frame +
+        "'>" + (m.frame + 1 > this.frames.length - 1 ? "end" : "decision " + (m.frame + 1)) + "</a>: " +
+        esc(m.text) + "</li>";
+    }
+    var logs = this.data.logs || {}, links = Object.keys(logs).map(function (seat) {
+      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + esc(seat) + "</a>";
+    });
+    this.q(".mv-marks").innerHTML = html;
+    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul>" + list + "</ul>" : "") +
+      (links.length ? "<div class='mv-logs'>" + links.join(" · ") + "</div>" : "");
+  };
+
+  Viewer.prototype.fromHash = function () {
+    var match = /^#d(\d+)$/.exec(window.location.hash || "");
+    if (!match) return null;
+    return Math.max(0, Math.min(this.frames.length - 1, Number(match[1]) - 1));
+  };
+
+  Viewer.prototype.show = function (index) {
+    index = Math.max(0, Math.min(this.frames.length - 1, index));
+    this.index = index;
+    var frame = this.frames[index];
+    var ctx = { data: this.data, legend: this.data.legend, index: index, frames: this.frames,
+      labels: this.labels,
+      perspective: this.perspective, esc: esc, seatName: function (s) { return seatName(ctx, s); } };
+    this.drawBoard(this.renderer ? this.renderer.draw(frame, ctx) :
+      [["none", "<p>No drawing code for " + esc(this.data.title) + ".</p>"]]);
+    setHtml(this.q(".mv-decision-box"), decisionHtml(frame, ctx));
+    this.q(".mv-scrub").value = String(index);
+    var total = this.frames.length - 1;
+    this.q(".mv-position").textContent = index === total ?
+      "End of the game (" + total + " decisions)" : "Decision " + (index + 1) + " of " + total;
+    this.root.setAttribute("data-frame", String(index));
+    var hash = "#d" + (index + 1);
+    if (window.location.hash !== hash && window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", hash);
+    }
+  };
+
+  /* A renderer draws a frame as sections, [key, html] pairs; a section whose HTML is the
+     same as in the frame shown before is left alone, so a step redraws only what changed. */
+  function setHtml(element, html) {
+    if (element.meepleHtml !== html) {
+      element.innerHTML = html;
+      element.meepleHtml = html;
+    }
+  }
+
+  Viewer.prototype.drawBoard = function (sections) {
+    var board = this.q(".mv-board");
+    if (typeof sections === "string") sections = [["board", sections]];
+    var keys = sections.map(function (s) { return s[0]; }).join("|");
+    if (board.meepleKeys !== keys) {
+      board.innerHTML = sections.map(function (s) {
+        return "<div class='mv-part' data-section='" + esc(s[0]) + "'></div>";
+      }).join("");
+      board.meepleKeys = keys;
+    }
+    for (var i = 0; i < sections.length; i++) setHtml(board.children[i], sections[i][1]);
+  };
+
+  Viewer.prototype.seek = function (step, keyOf) {
+    if (!this.renderer || !keyOf) return;
+    var here = keyOf(this.frames[this.index]), i = this.index;
+    if (step > 0) {
+      while (i < this.frames.length - 1 && keyOf(this.frames[i]) === here) i++;
+    } else {
+      while (i > 0 && keyOf(this.frames[i]) === here) i--;  // the end of the one before
+      var before = keyOf(this.frames[i]);
+      while (i > 0 && keyOf(this.frames[i - 1]) === before) i--;  // its start
+    }
+    this.show(i);
+  };
+
+  Viewer.prototype.go = function (what) {
+    var r = this.renderer || {};
+    if (what !== "play") this.stop();
+    if (what === "first") this.show(0);
+    else if (what === "last") this.show(this.frames.length - 1);
+    else if (what === "prev") this.show(this.index - 1);
+    else if (what === "next") this.show(this.index + 1);
+    else if (what === "turn+") this.seek(1, r.turnKey);
+    else if (what === "turn-") this.seek(-1, r.turnKey);
+    else if (what === "round+") this.seek(1, r.roundKey);
+    else if (what === "round-") this.seek(-1, r.roundKey);
+    else if (what === "play") this.playing ? this.stop() : this.play();
+  };
+
+  Viewer.prototype.play = function () {
+    var self = this, rate = Number(this.q(".mv-speed").value) || 3;
+    if (this.index >= this.frames.length - 1) this.show(0);
+    this.q(".mv-play").textContent = "❚❚ pause";
+    this.playing = window.setInterval(function () {
+      if (self.index >= self.frames.length - 1) { self.stop(); return; }
+      self.show(self.index + 1);
+    }, 1000 / rate);
+  };
+
+  Viewer.prototype.stop = function () {
+    if (this.playing) window.clearInterval(this.playing);
+    this.playing = null;
+    var button = this.q(".mv-play");
+    if (button) button.textContent = "▶ play";
+  };
+
+  return {
+    register: function (titleId, renderer) { renderers[titleId] = renderer; },
+    boot: function (root, data, options) {
+      var viewer = new Viewer(root, data, options);
+      root.meepleViewer = viewer;
+      // bench/viewer.py reads this: when the first frame was drawn, after navigation began.
+      if (window.performance && performance.mark) performance.mark("meeple-first-frame");
+      return viewer;
+    },
+    decodeFrames: decodeFrames,
+    esc: esc
+  };
+})();

@@ -1,0 +1,134 @@
+"""The game page's viewer: who may see which perspective, the frames served, the download."""
+
+import json
+
+import pytest
+from django.utils import timezone
+
+import engine
+from arena.games import services as games
+from arena.games.models import Game, GameSeat
+from arena.ratings.services import ensure_ratings
+from arena.tournaments.models import Tournament
+from engine.core import view
+from tests.factories import make_builtin, make_tournament, make_user
+from workers.tasks import run_job
+
+pytestmark = pytest.mark.django_db
+
+SEATS = {"citadels": 7, "praga": 4}
+FAULT = {"kind": "timeout", "decision": 3, "message": "no answer within 1000 ms"}
+
+
+def store_finished_game(title: str, alice, bob) -> Game:
+    """A finished game of ``title`` played in-process by built-in bots: alice's bot at seat 0,
+    bob's at the others (so bob's bots also play against each other). Seat 0 timed out at decision 3 (as the runner records a fault)."""
+    versions = [make_builtin(alice, title=title, name=f"{title}-alice")]
+    versions += [
+        make_builtin(bob, title=title, name=f"{title}-bob-{i}") for i in range(SEATS[title] - 1)
+    ]
+    tournament = make_tournament(bob, versions, title=title, seats=SEATS[title], rounds=1)
+    # Running, with a queued game whose message is never sent: a Celery worker started for
+    # other tests in this process cannot take it (as test_game_services does).
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    game = Game.objects.create(
+        tournament=tournament, number=1, seed=17, status="queued", queued_at=timezone.now()
+    )
+    for seat, version in enumerate(versions):
+        GameSeat.objects.create(game=game, seat=seat, bot_version=version)
+    job = games.claim_game(game.pk, worker="w")
+    outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    applied = engine.title(title).replay(outcome["record"]).record()["actions"][2]
+    outcome["faults"][0] = [dict(FAULT, applied=applied)]
+    outcome["stderr"] = [f"log of seat {i}" for i in range(SEATS[title])]
+    games.store_game_result(job, outcome)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def people():
+    return make_user("alice"), make_user("bob"), make_user("charlie")
+
+
+@pytest.fixture(params=["citadels", "praga"])
+def game(request, people):
+    alice, bob, _ = people
+    return store_finished_game(request.param, alice, bob)
+
+
+def _owner_of_seat(game, seat):
+    return game.seats.get(seat=seat).bot_version.bot.owner
+
+
+def test_the_page_embeds_the_public_frames_and_the_drawing_code(client, game):
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="viewer-data"' in page and "/games/viewer/viewer.js" in page
+    assert f"/games/viewer/{game.tournament.title}.js" in page
+    data = json.loads(
+        page.split('id="viewer-data" type="application/json">')[1].split("</script>")[0]
+    )
+    assert list(data["perspectives"]) == ["public"]
+    expected = view.frames(game.record, "public")
+    assert view.decode(data["perspectives"]["public"]) == json.loads(json.dumps(expected))
+    assert data["seats"][0].startswith("Seat 0 · ")
+    assert [m["kind"] for m in data["marks"]][-1] == "end"
+
+
+def test_a_seats_owner_gets_what_the_bot_was_sent_and_its_fault_details(client, game):
+    seat = 0
+    client.force_login(_owner_of_seat(game, seat))
+    answer = client.get(f"/games/{game.pk}/view.json", {"perspective": seat})
+    assert answer.status_code == 200
+    frames = view.decode(answer.json()["frames"])
+    assert frames == json.loads(json.dumps(view.frames(game.record, seat)))
+    fault = next(m for m in answer.json()["marks"] if m["kind"] == "fault")
+    assert fault["frame"] == 2 and FAULT["message"] in fault["text"]
+    assert "played instead" in fault["text"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"/games/{game.pk}/seats/0/stderr.txt" in page.split('id="viewer-data"')[1]
+
+
+def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game, people):
+    answer = client.get(f"/games/{game.pk}/view.json", {"perspective": 0})
+    assert answer.status_code == 403 and "owner" in answer.json()["error"]
+    client.force_login(people[2])
+    assert client.get(f"/games/{game.pk}/view.json", {"perspective": 0}).status_code == 403
+    public = client.get(f"/games/{game.pk}/view.json", {"perspective": "public"}).json()
+    assert all(FAULT["message"] not in m["text"] for m in public["marks"])
+
+
+def test_every_hand_is_shown_only_once_the_game_is_finished(client, game):
+    assert client.get(f"/games/{game.pk}/view.json", {"perspective": "all"}).status_code == 200
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.RUNNING)
+    answer = client.get(f"/games/{game.pk}/view.json", {"perspective": "all"})
+    assert answer.status_code == 403 and "finished" in answer.json()["error"]
+
+
+def test_a_bad_perspective_or_method_is_a_clear_client_error(client, game):
+    answer = client.get(f"/games/{game.pk}/view.json", {"perspective": "everyone"})
+    assert answer.status_code == 400 and "perspective is" in answer.json()["error"]
+    assert client.get(f"/games/{game.pk}/view.json", {"perspective": 99}).status_code == 400
+    assert client.post(f"/games/{game.pk}/view.json").status_code == 405
+    assert client.get("/games/999999/view.json").status_code == 404
+
+
+def test_the_drawing_code_is_served_from_the_engine_package(client, game):
+    title = game.tournament.title
+    script = client.get(f"/games/viewer/{title}.js")
+    assert script.status_code == 200 and script["Content-Type"].startswith("text/javascript")
+    assert script.content.decode() == view.renderer_source(title)
+    assert client.get("/games/viewer/viewer.css").status_code == 200
+    assert client.get("/games/viewer/chess.js").status_code == 404
+    assert client.get("/games/viewer/secrets.txt").status_code == 404
+
+
+def test_the_replay_download_is_one_line_that_engine_replay_accepts(client, game, tmp_path):
+    from engine.cli import main
+
+    body = client.get(f"/games/{game.pk}/replay.json").content.decode()
+    assert body.count("\n") == 1 and body.endswith("\n")
+    path = tmp_path / "replay.json"
+    path.write_text(body)
+    assert main(["replay", str(path)]) == 0
