@@ -1,12 +1,13 @@
 """``python -m workers.play``: play local games with the same sandbox and runner as the servers.
 
     python -m workers.play --title citadels --bot starter-kits/citadels-python \\
-        --vs greedy,random,random --games 20 --seed 1 --out out/
+        --vs random,random,random --games 20 --seed 1 --out out/
 
 Your bot changes seat every game (game i puts it at seat i mod players), so no seat favours
 it. ``--vs`` takes built-in bot names or paths to other bots. ``--out`` receives, per game,
 the replay record with faults and timings (``game-0001.json``) and each bot process's stderr
-(``game-0001-seat2.stderr.txt``). Bad arguments print one line and exit with status 2.
+(``game-0001-seat2.stderr.txt``), and ``game-0001.html``, the game's viewer (docs/viewer.md),
+which opens with no network. Bad arguments print one line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import engine
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
+from engine.core.view import write_game_html
 
 from .limits import DEFAULT_LIMITS, Limits
 from .manifest import BotSpecError, load_bot
@@ -219,16 +221,18 @@ def _write_game(out: Path, number: int, seed: int, outcome: MatchResult) -> None
     for seat, spec in enumerate(outcome.seats):
         if spec.kind == "process":
             (out / f"game-{number:04d}-seat{seat}.stderr.txt").write_text(outcome.stderr[seat])
+    write_game_html(data, out / f"game-{number:04d}.html")
 
 
 def _table(tallies: list[BotTally]) -> str:
-    header = ("bot", "games", "wins", "win %", "avg score", "avg rank", "faults", "timeouts", "ms/decision", "max ms")  # fmt: skip
+    header = ("bot", "games", "wins", "win rate", "95% interval", "avg score", "avg rank", "faults", "timeouts", "ms/decision", "max ms")  # fmt: skip
     rows = [
         (
             t.label,
             str(t.games),
             f"{t.wins:g}",
-            f"{100 * t.win_rate:.1f}",
+            f"{100 * t.win_rate:.1f}%",
+            t.interval(),
             f"{t.score / t.games:.2f}",
             f"{t.rank / t.games:.2f}",
             str(t.faults),
