@@ -16,16 +16,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 # Debian packages (root only; skipped when present): bubblewrap for the bot sandbox, which the
-# demo needs too, and chromium for the browser test.
+# demo needs too, and chromium (with a Chinese font) for the browser tests.
 sandbox-deps:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
 	  else echo "Install the Debian package bubblewrap: bots run in its sandbox"; exit 1; fi; }
 
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "Install the Debian package chromium: the browser test drives it"; exit 1; fi; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=zh | grep -q .; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei; \
+	  else echo "Install the Debian packages chromium and fonts-wqy-microhei: the browser tests drive it and draw Chinese names"; exit 1; fi; }
 
 # Debian packages only the tests use (root only; skipped when present): Node.js runs the
 # JavaScript starter kits in the sandbox, g++ builds the C++ kits, tini is the deploy image's init.
