@@ -270,9 +270,9 @@ def test_a_bot_is_readied_once_per_worker_cache_and_again_if_the_cache_lost_it(
 
 
 def readied(version) -> Path:
-    from arena.bots.services import seat_plan
+    from arena.bots.services import seat_spec
 
-    return Path(seat_plan(version).path)
+    return Path(seat_spec(version).path)
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,8 @@ def run(code: str, tmp_path) -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "DJANGO_"))}
     env.update(
         ARENA_VAR_DIR=str(tmp_path),
+        # arena.wsgi refuses to load with DEBUG off and no real key (arena.security)
+        ARENA_SECRET_KEY="a-key-for-this-test-only-" + "x" * 40,
         DJANGO_SETTINGS_MODULE="arena.settings",
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     )

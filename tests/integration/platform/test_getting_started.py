@@ -16,7 +16,6 @@ from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.models import BotVersion
 from tests.factories import make_bot, make_user
-from workers.tasks import bot_limits, validate
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +89,7 @@ def test_a_download_is_the_kit_as_the_checkout_has_it_inside_one_folder(client):
 
 def upload_and_validate(bot, filename: str, data: bytes) -> BotVersion:
     version = bot_services.upload_version(bot=bot, filename=filename, data=data)
-    bot_services.validate_version(version.pk, validator=validate, limits=bot_limits())
+    bot_services.validate_version(version.pk)
     version.refresh_from_db()
     return version
 
