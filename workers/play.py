@@ -21,7 +21,7 @@ from pathlib import Path
 
 import engine
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
-from engine.core.view import write_game_html
+from engine.core.view import has_viewer, write_game_html
 
 from .limits import DEFAULT_LIMITS, Limits
 from .manifest import BotSpecError, load_bot
@@ -221,7 +221,8 @@ def _write_game(out: Path, number: int, seed: int, outcome: MatchResult) -> None
     for seat, spec in enumerate(outcome.seats):
         if spec.kind == "process":
             (out / f"game-{number:04d}-seat{seat}.stderr.txt").write_text(outcome.stderr[seat])
-    write_game_html(data, out / f"game-{number:04d}.html")
+    if has_viewer(outcome.title):
+        write_game_html(data, out / f"game-{number:04d}.html")
 
 
 def _table(tallies: list[BotTally]) -> str:

@@ -15,6 +15,7 @@ hand), which is refused until the game is over.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 from dataclasses import dataclass
@@ -62,6 +63,13 @@ def view_module(title: Title) -> ModuleType:
         if err.name != f"{package}.view":
             raise
         raise ConfigError(f"{title.name} has no viewer") from None
+
+
+def has_viewer(title_id: str) -> bool:
+    """Whether the title ships a ``view`` module (a test title may not)."""
+    title = title_by_id(title_id)
+    package = sys.modules[type(title).__module__].__package__
+    return importlib.util.find_spec(f"{package}.view") is not None
 
 
 def view(state: State, perspective: Perspective) -> dict[str, Any]:

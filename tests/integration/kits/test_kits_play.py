@@ -33,3 +33,6 @@ def test_the_kit_plays_clean_legal_games_in_the_sandbox(built_kit, tmp_path, kit
         # Every choice the kit made was legal: the record replays to the same result.
         assert title.replay(game["record"]).result()["scores"] == game["result"]["scores"]
         assert "game over, my rank:" in game["stderr"][seat]
+        # Beside the record, the game's offline viewer with the record embedded.
+        viewer = (out / f"game-{number:04d}.html").read_text()
+        assert viewer.startswith("<!doctype html>") and "id='viewer-data'" in viewer

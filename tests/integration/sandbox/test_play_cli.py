@@ -37,6 +37,7 @@ def test_it_plays_games_rotating_seats_and_writes_replays_and_stderr(toy, tmp_pa
     table = capsys.readouterr().out
     assert table.splitlines()[0].split()[:4] == ["bot", "games", "wins", "win"]
     assert table.splitlines()[2].split()[:2] == ["you", "3"]
+    assert "95% interval" in table.splitlines()[0]
     assert table.splitlines()[3].split()[:2] == ["random", "6"]
     games = [json.loads((out / f"game-000{n}.json").read_text()) for n in (1, 2, 3)]
     assert [g["seed"] for g in games] == [5, 6, 7]
