@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
-from engine.citadels.cards import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS  # noqa: E402
+from engine.citadels.components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS  # noqa: E402
 from engine.core.stats import wilson_interval  # noqa: E402
 
 

@@ -8,7 +8,7 @@ counterparts against the leading player.
 
 from engine.core.bots import Bot
 
-from .cards import (
+from .components import (
     CHARACTER_COLOUR,
     CHARACTER_INDEX,
     COLOUR,

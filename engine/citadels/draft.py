@@ -2,7 +2,7 @@
 
 from engine.core.contract import Decision
 
-from .cards import CHARACTER_IDS, CHARACTER_INDEX, CHARACTER_RANK, KING
+from .components import CHARACTER_IDS, CHARACTER_INDEX, CHARACTER_RANK, KING
 from .phases import CALLS, DRAFT
 
 KING_RANK = CHARACTER_RANK[KING]

@@ -6,7 +6,7 @@ log, and the details of its own pending sub-decision. Never another seat's hand,
 order, the face-down characters it did not see, or the seed.
 """
 
-from .cards import CHARACTER_IDS, DISTRICT_IDS
+from .components import CHARACTER_IDS, DISTRICT_IDS
 from .phases import DRAFT, OVER
 from .table import current_threshold
 

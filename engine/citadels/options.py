@@ -2,7 +2,7 @@
 
 from engine.core.options import Option
 
-from .cards import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
+from .components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
 
 RANK9 = ("none", "queen", "artist")
 THREE_PLAYER_RULES = ("seed_no_assassin", "two_characters_each")

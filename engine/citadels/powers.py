@@ -1,7 +1,7 @@
 """Character powers (seed 001 角色介紹, 擴展角色介紹, 角色FAQ). Each is used at most once per
 turn, at the moment the seed allows, and never by a killed character."""
 
-from .cards import (
+from .components import (
     ABBOT,
     ARTIST,
     ASSASSIN,

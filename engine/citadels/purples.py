@@ -2,7 +2,7 @@
 reference §1.2-1.3). Scoring effects are in ``scoring``; build-limit and income effects in
 ``turn`` and ``powers``."""
 
-from .cards import (
+from .components import (
     ARMORY,
     DISTRICT_IDS,
     DISTRICT_INDEX,

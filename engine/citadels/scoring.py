@@ -2,7 +2,7 @@
 
 from engine.core.contract import ranks_from_scores
 
-from .cards import (
+from .components import (
     COLOUR,
     DISTRICT_IDS,
     HAUNTED_CITY,

@@ -1,7 +1,7 @@
 """Setting up a game: the deck, the characters in play, hands, gold and the crown."""
 
 from . import draft
-from .cards import (
+from .components import (
     BANK_GOLD,
     BASE_KINDS,
     BASE_OF_RANK,

@@ -5,7 +5,7 @@ module imports none of them, so the rules modules import each other one way only
 (turn -> powers, purples, draft -> table).
 """
 
-from .cards import (
+from .components import (
     BELL_TOWER,
     COLOUR,
     COST,

@@ -2,7 +2,7 @@
 
 from engine.core.contract import Title
 
-from . import cards
+from . import components
 from .options import OPTION_SPECS
 from .state import CitadelsState
 
@@ -22,8 +22,8 @@ class Citadels(Title):
     def display_names(self) -> dict[str, str]:
         """Characters and districts: ``King 國王``, ``Palace 宮殿`` (data/*.json)."""
         tables = (
-            (cards.CHARACTER_IDS, cards.CHARACTER_NAMES, cards.CHARACTER_ZH),
-            (cards.DISTRICT_IDS, cards.DISTRICT_NAMES, cards.DISTRICT_ZH),
+            (components.CHARACTER_IDS, components.CHARACTER_NAMES, components.CHARACTER_ZH),
+            (components.DISTRICT_IDS, components.DISTRICT_NAMES, components.DISTRICT_ZH),
         )
         return {
             i: f"{name} {zh}"

@@ -4,7 +4,7 @@ the round (seed 001 玩家回合, 勝利條件; seed 003 阶段2)."""
 from operator import itemgetter
 
 from . import draft, powers, purples
-from .cards import (
+from .components import (
     ALCHEMIST,
     ARCHITECT,
     BALL_ROOM,

@@ -5,7 +5,7 @@ the calling of the characters, so the first decision is that of the lowest rank 
 is the game's own deck minus the cards placed elsewhere, so cards and gold stay conserved.
 """
 
-from engine.citadels.cards import (
+from engine.citadels.components import (
     BANK_GOLD,
     CHARACTER_INDEX,
     CHARACTER_RANK,
@@ -98,7 +98,7 @@ def kinds(s) -> set:
 
 
 def names(cards) -> list[str]:
-    from engine.citadels.cards import DISTRICT_IDS
+    from engine.citadels.components import DISTRICT_IDS
 
     return sorted(DISTRICT_IDS[k] for k in cards)
 

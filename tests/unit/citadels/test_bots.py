@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine.citadels.cards import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
+from engine.citadels.components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
 
 FULL = {
     "dark_city_characters": list(DARK_CITY_CHARACTERS),

@@ -3,7 +3,7 @@ reference §3)."""
 
 import pytest
 
-from engine.citadels.cards import CHARACTER_RANK, KING
+from engine.citadels.components import CHARACTER_RANK, KING
 from engine.citadels.phases import TURN
 from engine.citadels.title import CITADELS
 from engine.core.errors import ConfigError

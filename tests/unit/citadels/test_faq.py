@@ -1,6 +1,6 @@
 """Every ruling of seed 001's FAQ (一般規則FAQ, 角色FAQ, 地區FAQ), one scenario each."""
 
-from engine.citadels.cards import DISTRICT_INDEX
+from engine.citadels.components import DISTRICT_INDEX
 from engine.citadels.phases import DRAFT, OVER
 from engine.citadels.scoring import score_seat
 from engine.citadels.table import place_district
@@ -109,7 +109,7 @@ def test_faq_up_to_three_expansion_districts_are_simply_added():
 
 
 def test_faq_beyond_three_expansion_districts_as_many_base_cards_are_removed():
-    from engine.citadels.cards import BASE_PURPLE_KINDS, DISTRICT_INDEX
+    from engine.citadels.components import BASE_PURPLE_KINDS, DISTRICT_INDEX
     from engine.citadels.title import CITADELS
 
     added = ["armory", "museum", "park", "quarry", "factory"]

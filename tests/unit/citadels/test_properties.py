@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.citadels.cards import (
+from engine.citadels.components import (
     BANK_GOLD,
     DARK_CITY_CHARACTERS,
     DARK_CITY_DISTRICTS,

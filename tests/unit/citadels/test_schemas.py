@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jsonschema
 
-from engine.citadels.cards import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
+from engine.citadels.components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
 from engine.citadels.title import CITADELS
 from engine.core.rng import Rng
 

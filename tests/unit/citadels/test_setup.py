@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.citadels.cards import BANK_GOLD, COPIES, DARK_CITY_DISTRICTS
+from engine.citadels.components import BANK_GOLD, COPIES, DARK_CITY_DISTRICTS
 from engine.citadels.title import CITADELS
 from engine.core.errors import ConfigError
 

@@ -93,7 +93,7 @@ def test_the_laboratory_is_offered_with_an_empty_bank_and_then_pays_nothing():
 
 
 def test_beyond_three_expansion_districts_the_any_base_option_may_remove_normal_cards():
-    from engine.citadels.cards import BASE_PURPLE_KINDS
+    from engine.citadels.components import BASE_PURPLE_KINDS
     from engine.citadels.title import CITADELS
 
     added = ["armory", "museum", "park", "quarry", "factory"]
