@@ -20,6 +20,7 @@ from typing import Any
 
 import engine
 from engine import Title
+from engine.core.analytics import fact_rows
 from engine.core.rng import derive_seed
 
 from .limits import Limits
@@ -76,6 +77,7 @@ class MatchResult:
     sandbox: str
     limits: dict
     warnings: list[str] = field(default_factory=list)
+    analytics: list[list] = field(default_factory=list)  # the title's facts, as rows
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-able data (the form stored and written by the local runner).
@@ -487,6 +489,7 @@ class Match:
             sandbox=self.sandbox,
             limits=self.limits.to_json(),
             warnings=self.warnings,
+            analytics=fact_rows(self.title, self.state),
         )
 
 

@@ -61,6 +61,12 @@ class PragaTitle(Title):
     def __init__(self, data_dir: Path | str | None = None):
         self.components = default_components() if data_dir is None else Components(data_dir)
 
+    def analytics(self, state):
+        """Crane configuration, tiles taken by zone and score by source (see .analytics)."""
+        from .analytics import facts
+
+        return facts(state)
+
     def _check_options(self, players, options):
         if "IIa" in options["kings_road_tiles"] and "IIb" in options["kings_road_tiles"]:
             raise ConfigError(

@@ -173,7 +173,7 @@ def store_game_result(job: MatchJob, outcome: dict[str, Any]) -> bool:
             # Written before the finishing UPDATE is read: if it found the game no longer
             # running, the whole transaction rolls back below.
             insert_rows(write, GameSeat, SEAT_COLUMNS, [s.row(game_id) for s in seats], SEATS_TAIL)
-            store_analytics(write, game_id, result, job.title, job.options)
+            store_analytics(write, job, outcome)
             send.execute(QUEUE_NEXT_SQL, [now, tournament_id])  # fair share: the next game
             ratings.read_ratable(read, tournament_id)
         (form,) = lock.fetchone()

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from arena.bots.services import SeatPlan
 from arena.games import services
-from arena.games.models import CitadelsCharacterHeld, Game, GameSeat, PragaCraneConfiguration
+from arena.games.models import AnalyticsFact, AnalyticsSeat, Game, GameSeat
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
@@ -97,9 +97,9 @@ def test_a_second_store_of_a_real_title_rolls_back_its_analytics_rows_too(title)
     job = services.claim_game(game.pk, worker="w")
     outcome = play(job)
     assert services.store_game_result(job, outcome) is True
-    tables = [GameSeat, RatingChange, CitadelsCharacterHeld, PragaCraneConfiguration]
+    tables = [GameSeat, RatingChange, AnalyticsSeat, AnalyticsFact]
     before = [list(model.objects.order_by("pk").values()) for model in tables]
-    assert before[2 if title == "citadels" else 3]  # the title's analytics rows exist
+    assert before[2] and before[3]  # the game's analytics rows exist
     assert services.store_game_result(job, outcome) is False
     assert [list(model.objects.order_by("pk").values()) for model in tables] == before
 
@@ -115,11 +115,11 @@ def test_deleting_a_game_deletes_its_character_rows_though_the_database_does_not
     for game in (stored, kept):
         job = services.claim_game(game.pk, worker="w")
         assert services.store_game_result(job, play(job)) is True
-    assert CitadelsCharacterHeld.objects.filter(game=stored).count() >= 4
-    kept_rows = CitadelsCharacterHeld.objects.filter(game=kept).count()
+    assert AnalyticsFact.objects.filter(game=stored).count() >= 4
+    kept_rows = AnalyticsFact.objects.filter(game=kept).count()
     stored.delete()
-    assert not CitadelsCharacterHeld.objects.filter(game_id=stored.pk).exists()
-    assert CitadelsCharacterHeld.objects.filter(game=kept).count() == kept_rows > 0
+    assert not AnalyticsFact.objects.filter(game_id=stored.pk).exists()
+    assert AnalyticsFact.objects.filter(game=kept).count() == kept_rows > 0
 
 
 def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
@@ -132,14 +132,15 @@ def test_a_store_and_a_claim_cost_a_fixed_few_statements(started):
     services.store_game_result(jobs[0], play(jobs[0]))
     with CaptureQueriesContext(connection) as store:
         services.store_game_result(jobs[1], play(jobs[1]))
-    # BEGIN, lock, finish the game, seats, (no analytics for the toy title), queue the next
+    # BEGIN, lock, finish the game, seats, analytics seats (no facts for the toy title),
+    # queue the next
     # scheduled game (there is none), rating read (with the rated-prefix check) and three
     # writes, COMMIT (in a test, BEGIN and COMMIT are a savepoint and its release); game 3
     # is still open, which the rating read saw
-    assert len(store) == 10, [q["sql"][:60] for q in store.captured_queries]
+    assert len(store) == 11, [q["sql"][:60] for q in store.captured_queries]
     with CaptureQueriesContext(connection) as last:
         services.store_game_result(jobs[2], play(jobs[2]))
-    assert len(last) == 11  # and the tournament is finished
+    assert len(last) == 12  # and the tournament is finished
     started.refresh_from_db()
     assert started.status == Tournament.Status.FINISHED
 
