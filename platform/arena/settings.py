@@ -159,6 +159,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.api",
     "arena.web",
+    "dashboards",
 ]
 
 MIDDLEWARE = [
