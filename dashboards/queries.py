@@ -59,9 +59,10 @@ def selection_from(params, title: str | None = None) -> Selection:
     options = []
     for text in params.getlist("option") if hasattr(params, "getlist") else []:
         name, sep, value = text.partition("=")
-        if not sep or not name:
+        if not sep or not name.strip():
             raise SelectionError(f"option: write name=value, not {text!r}")
-        options.append((name.strip(), value.strip()))
+        if value.strip():  # "name=" is the form's "any value"
+            options.append((name.strip(), value.strip()))
     return Selection(
         title=title,
         tournament=_whole(params, "tournament"),

@@ -34,6 +34,8 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
+    path("api/analytics/", include("dashboards.api_urls")),
     path("api/", include("arena.api.urls")),
+    path("dashboards/", include("dashboards.urls")),
     path("admin/", admin.site.urls),
 ]
