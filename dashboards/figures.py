@@ -145,8 +145,13 @@ def seat_figures(page: dict) -> list[Figure]:
 
 def _by_rank(rows: list[dict], value: str, fig: go.Figure, fmt: str = "") -> go.Figure:
     """One bar trace per character set, at each rank: base and Dark City side by side."""
-    for set_id, name in SET_NAMES.items():
-        at = [r for r in rows if r["set"] == set_id and r[value] is not None]
+    groups = [(name, [r for r in rows if r["set"] == s]) for s, name in SET_NAMES.items()]
+    # the two rank-9 characters share their rank: a trace each, side by side
+    groups = [(n, g) for n, g in groups if n != SET_NAMES["rank9"]] + [
+        (r["name"], [r]) for r in rows if r["set"] == "rank9"
+    ]
+    for name, group in groups:
+        at = [r for r in group if r[value] is not None]
         if not at:
             continue
         fig.add_bar(
