@@ -40,16 +40,20 @@ LEAGUES = {
 
 def simulate(total: int, seed: int = 1, say: Callable[[str], None] = print) -> int:
     """Play about ``total`` games (split evenly over the titles' leagues); returns how many
-    were stored."""
+    were stored. A league already played with this seed is skipped, so a second run with
+    the same seed adds nothing."""
     owner, _ = get_user_model().objects.get_or_create(username=OWNER)
     leagues = [(t, seats, opts) for t in engine.titles() for seats, opts in LEAGUES.get(t, [])]
     stored = 0
     for number, (title_id, seats, options) in enumerate(leagues):
+        name = f"History {engine.title(title_id).name} {seats} seats #{number + 1} (seed {seed})"
+        if Tournament.objects.filter(name=name, organiser=owner).exists():
+            continue
         versions = _entrants(owner, title_id, seats)
         rounds = max(1, math.ceil(total / len(leagues) / len(versions)))
         tournament = tournaments.create_tournament(
             organiser=owner,
-            name=f"History {engine.title(title_id).name} {seats} seats #{number + 1}",
+            name=name,
             title=title_id,
             seats=seats,
             entrants=versions,
