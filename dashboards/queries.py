@@ -154,9 +154,11 @@ def _rows(sql: str, params: list) -> list[dict]:
 def games_in(sel: Selection) -> int:
     """How many stored games the selection holds."""
     clause, params = where(sel)
-    return _rows(f"SELECT COUNT(DISTINCT s.game_id) AS n FROM {SEATS} s WHERE {clause}", params)[0][
-        "n"
-    ]
+    if sel.bot is None and sel.bot_version is None:  # every game has one first seat
+        sql = f"SELECT COUNT(*) AS n FROM {SEATS} s WHERE s.seat = 0 AND {clause}"
+    else:
+        sql = f"SELECT COUNT(DISTINCT s.game_id) AS n FROM {SEATS} s WHERE {clause}"
+    return _rows(sql, params)[0]["n"]
 
 
 def seat_results(sel: Selection) -> list[dict]:
@@ -191,28 +193,39 @@ def seating(sel: Selection) -> list[dict]:
 def fact_summary(sel: Selection, kind: str) -> list[dict]:
     """Per subject, the facts of ``kind`` at the selection's seats: how many, the sum and
     the average of their values."""
+    return fact_summaries(sel, (kind,))[kind]
+
+
+def fact_summaries(sel: Selection, kinds: tuple[str, ...]) -> dict[str, list[dict]]:
+    """:func:`fact_summary` of several kinds in one pass over the facts, by kind."""
     clause, params = where(sel)
-    return _rows(
-        f"""SELECT f.subject, COUNT(*) AS facts, SUM(f.value) AS total,
+    marks = ", ".join(["%s"] * len(kinds))
+    found: dict[str, list[dict]] = {kind: [] for kind in kinds}
+    for row in _rows(
+        f"""SELECT f.kind, f.subject, COUNT(*) AS facts, SUM(f.value) AS total,
                    AVG(f.value) AS average
             FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id AND s.seat = f.seat
-            WHERE f.kind = %s AND {clause}
-            GROUP BY f.subject ORDER BY f.subject""",
-        [kind, *params],
-    )
+            WHERE f.kind IN ({marks}) AND {clause}
+            GROUP BY f.kind, f.subject ORDER BY f.kind, f.subject""",
+        [*kinds, *params],
+    ):
+        found[row.pop("kind")].append(row)
+    return found
 
 
 def fact_outcomes(sel: Selection, kind: str, by_seat: bool = False) -> list[dict]:
     """Per subject (and seat): the seat-games with at least one fact of ``kind`` about it,
-    and their wins (a shared win 1/k): "games in which it was held"."""
+    and their wins (a shared win 1/k): "games in which it was held". The facts are first
+    grouped per seat-game on their own, then joined to the seats once per seat-game."""
     clause, params = where(sel)
-    seat = ", seat" if by_seat else ""
+    seat = ", s.seat" if by_seat else ""
     return _rows(
-        f"""SELECT subject{seat}, COUNT(*) AS games, SUM(win_share) AS wins
-            FROM (SELECT DISTINCT f.subject, f.game_id, f.seat, s.win_share
-                  FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id AND s.seat = f.seat
-                  WHERE f.kind = %s AND {clause}) AS held
-            GROUP BY subject{seat} ORDER BY subject{seat}""",
+        f"""SELECT h.subject{seat}, COUNT(*) AS games, SUM(s.win_share) AS wins
+            FROM (SELECT f.subject, f.game_id, f.seat FROM {FACTS} f WHERE f.kind = %s
+                  GROUP BY f.subject, f.game_id, f.seat) AS h
+            JOIN {SEATS} s ON s.game_id = h.game_id AND s.seat = h.seat
+            WHERE {clause}
+            GROUP BY h.subject{seat} ORDER BY h.subject{seat}""",
         [kind, *params],
     )
 

@@ -108,11 +108,15 @@ def characters(sel: Selection) -> dict:
     seat_totals = queries.seat_results(sel)
     all_games = sum(r["games"] for r in seat_totals)
     all_wins = sum(float(r["wins"] or 0) for r in seat_totals)
-    held = {r["subject"]: r for r in queries.fact_summary(sel, "held")}
+    summaries = {
+        kind: {r["subject"]: r for r in rows}
+        for kind, rows in queries.fact_summaries(
+            sel, ("held", "offered", "pick", *SUFFERED)
+        ).items()
+    }
+    held, offered, picks = summaries["held"], summaries["offered"], summaries["pick"]
+    suffered = {k: summaries[k] for k in SUFFERED}
     outcomes = {r["subject"]: r for r in queries.fact_outcomes(sel, "held")}
-    offered = {r["subject"]: r for r in queries.fact_summary(sel, "offered")}
-    picks = {r["subject"]: r for r in queries.fact_summary(sel, "pick")}
-    suffered = {k: {r["subject"]: r for r in queries.fact_summary(sel, k)} for k in SUFFERED}
     rows = []
     for c in citadels_characters():
         name, rounds = c["id"], held.get(c["id"], {}).get("facts", 0)
