@@ -1,6 +1,8 @@
 """A few hundred stored games of both titles, shared by this folder's tests: played once per
 test process by ``simulate_history``'s own function, inside a transaction that is rolled
-back when the tests are done (each test's own changes are rolled back to a savepoint)."""
+back when the folder's tests are done (each test's own changes are rolled back to a
+savepoint). Package scope, not session: the open transaction must end before tests of other
+folders run in the same process, which need committed rows (live server, Celery workers)."""
 
 import datetime as dt
 
@@ -10,7 +12,7 @@ from django.db import transaction
 HISTORY_GAMES = 240
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def history(django_db_setup, django_db_blocker):
     from dashboards.history import simulate
 
