@@ -20,6 +20,7 @@ from typing import Any
 
 import engine
 from engine import Title
+from engine.core.analytics import fact_rows
 from engine.core.rng import derive_seed
 
 from .limits import Limits
@@ -78,6 +79,7 @@ class MatchResult:
     warnings: list[str] = field(default_factory=list)
     #: Wall time of the whole match, from starting the bots to their exit.
     match_ms: int | None = None
+    analytics: list[list] = field(default_factory=list)  # the title's facts, as rows
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-able data (the form stored and written by the local runner).
@@ -489,6 +491,7 @@ class Match:
             sandbox=self.sandbox,
             limits=self.limits.to_json(),
             warnings=self.warnings,
+            analytics=fact_rows(self.title, self.state),
         )
 
 

@@ -19,6 +19,12 @@ class Citadels(Title):
     option_specs = OPTION_SPECS
     state_class = CitadelsState
 
+    def analytics(self, state):
+        """Draft, characters' fates, districts and score by source (see .analytics)."""
+        from .analytics import facts
+
+        return facts(state)
+
     def display_names(self) -> dict[str, str]:
         """Characters and districts: ``King 國王``, ``Palace 宮殿`` (data/*.json)."""
         tables = (

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from . import records
+from .analytics import Fact
 from .chance import Chance
 from .errors import ConfigError, IllegalAction
 from .options import Option, resolve
@@ -79,6 +80,11 @@ class Title:
         cards, tiles): English, then the seeds' Chinese where they give it. Ids without a
         name here are shown as they are."""
         return {}
+
+    def analytics(self, state: State) -> list[Fact]:
+        """The facts of a finished game for the dashboards, in the title-neutral shape of
+        ``engine.core.analytics`` (a title without any reports none)."""
+        return []
 
     def new_game(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> State:
         """A new game at its first decision. ``options`` default to ``self.options(players)``."""

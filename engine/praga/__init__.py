@@ -69,6 +69,12 @@ class PragaTitle(Title):
             raise ConfigError(f"unknown bot {name!r}; built-in bots are {', '.join(sorted(BOTS))}")
         return BOTS[name](seed, self.components)
 
+    def analytics(self, state):
+        """Crane configuration, tiles taken by zone and score by source (see .analytics)."""
+        from .analytics import facts
+
+        return facts(state)
+
     def _check_options(self, players, options):
         if "IIa" in options["kings_road_tiles"] and "IIb" in options["kings_road_tiles"]:
             raise ConfigError(

@@ -190,6 +190,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.api",
     "arena.web",
+    "dashboards",
 ]
 
 MIDDLEWARE = [

@@ -39,6 +39,8 @@ urlpatterns = [
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),
     path("games/viewer/<str:name>", games.viewer_asset, name="viewer-asset"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
+    path("api/analytics/", include("dashboards.api_urls")),
     path("api/", include("arena.api.urls")),
+    path("dashboards/", include("dashboards.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -25,7 +25,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from arena.games import services
-    from arena.games.models import CitadelsCharacterHeld, Game, PragaCraneConfiguration
+    from arena.games.models import AnalyticsFact, Game
     from arena.tournaments import services as tournaments
     from arena.tournaments.models import Tournament
     from tests.factories import make_builtin, make_tournament, make_user
@@ -52,8 +52,8 @@ def main() -> None:
         assert_standings_match_stored_games(tournament)
     game = Game.objects.filter(tournament__title="citadels").first()
     assert game.record["title"] == "citadels" and isinstance(game.seats.first().details, dict)
-    assert CitadelsCharacterHeld.objects.exists()
-    assert PragaCraneConfiguration.objects.count() == 3
+    assert AnalyticsFact.objects.filter(kind="held").exists()
+    assert AnalyticsFact.objects.filter(kind="configuration").count() == 3
     print("ok")
 
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import CitadelsCharacterHeld, Game, GameSeat, PragaCraneConfiguration
+from .models import AnalyticsFact, AnalyticsSeat, Game, GameSeat
 
 
 class GameSeatInline(admin.TabularInline):
@@ -18,5 +18,5 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [GameSeatInline]
 
 
-admin.site.register(CitadelsCharacterHeld)
-admin.site.register(PragaCraneConfiguration)
+admin.site.register(AnalyticsSeat)
+admin.site.register(AnalyticsFact)

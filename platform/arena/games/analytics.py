@@ -1,89 +1,68 @@
-"""Per-title analytics rows, read generically from the engine result's details and stats.
+"""The analytics rows of a game being stored: one AnalyticsSeat per seat and the title's facts.
 
-The titles put what the dashboards need into ``result["details"][seat]`` and
-``result["stats"]``; these readers accept the shapes the titles use and store nothing (rather
-than fail) when a title does not report a figure, so a game is never lost over analytics.
+The facts are computed where the game was played: the match runner calls the title's
+``analytics`` hook on the final state (``engine.core.analytics.fact_rows``) and sends the
+rows with the outcome (``MatchResult.analytics``). The store only writes them, so it never
+replays a game nor asks which title it was (docs/analytics.md, "Where the facts are made").
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import TYPE_CHECKING
 
-from arena.sql import insert_rows, to_json
+from django.utils import timezone
 
-from .models import CitadelsCharacterHeld, PragaCraneConfiguration
+from arena.sql import insert_rows, row_timestamp
 
+from .models import AnalyticsFact, AnalyticsSeat
 
-def store_analytics(
-    cursor, game_id: int, result: dict[str, Any], title: str, options: dict
-) -> None:
-    """The title's analytics rows for a game being stored (one multi-row INSERT, raw SQL on
-    the worker's path: see ``arena.sql``)."""
-    if title == "citadels":
-        _store_characters(cursor, game_id, result)
-    elif title == "praga":
-        _store_crane_configuration(cursor, game_id, result, options)
+if TYPE_CHECKING:
+    from workers.match import MatchResult
 
-
-def characters_by_round(result: dict[str, Any]) -> list[tuple[int, int, str]]:
-    """(seat, round, character) triples, rounds from 1; a seat holding two characters in a
-    round (2-3 players) gives two. Read from ``stats["characters_by_round"]`` (round, then
-    seat, then the characters held) or, per seat, ``details[seat]["characters"]``."""
-    rows: list[tuple[int, int, str]] = []
-    by_round = (result.get("stats") or {}).get("characters_by_round")
-    if isinstance(by_round, list):
-        for rnd, seats in enumerate(by_round, start=1):
-            for seat, held in enumerate(seats or []):
-                rows.extend((seat, rnd, str(name)) for name in _names(held))
-        return rows
-    for seat, details in enumerate(result.get("details") or []):
-        for rnd, held in enumerate((details or {}).get("characters") or [], start=1):
-            rows.extend((seat, rnd, str(name)) for name in _names(held))
-    return rows
+SEAT_COLUMNS = [
+    "game_id", "seat", "title", "tournament_id", "players", "bot_version_id", "score", "rank",
+    "win_share", "faulted", "finished_at",
+]  # fmt: skip
+FACT_COLUMNS = ["game_id", "seat", "step", "kind", "subject", "value", "detail"]
+# A second delivery writes the seats again before learning the game was stored (and rolls
+# back): the unique (game, seat) must not make that an error.
+SEATS_TAIL = " ON CONFLICT (game_id, seat) DO NOTHING"
 
 
-def _names(held: Any) -> list:
-    if isinstance(held, list):
-        return [h for h in held if h]
-    return [held] if held else []
+def store_analytics(cursor, job, outcome: MatchResult) -> None:
+    """Write the analytics rows of the game ``job`` (a claimed MatchJob) finished with
+    ``outcome`` (the runner's MatchResult): two multi-row INSERTs, raw SQL on the worker's path
+    (see ``arena.sql``)."""
+    insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, seat_rows(job, outcome), SEATS_TAIL)
+    facts = [[job.game_id, *row] for row in outcome.analytics]
+    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts)
 
 
-def _store_characters(cursor, game_id: int, result: dict[str, Any]) -> None:
-    winners = set(result.get("winners") or [])
-    rows = [
-        (game_id, seat, rnd, name, seat in winners)
-        for seat, rnd, name in characters_by_round(result)
+def seat_rows(job, outcome: MatchResult) -> list[list]:
+    """One row per seat in SEAT_COLUMNS order: a shared win counts 1/k for each winner; a
+    seat with faults (or not ``ok``) is marked faulted."""
+    result = outcome.result
+    n = len(job.seat_versions)
+    scores = result.get("scores") or [None] * n
+    ranks = result.get("ranks") or [None] * n
+    winners = set(result.get("winners") or ())
+    faults = outcome.faults or [[]] * n
+    statuses = outcome.seat_status or ["ok"] * n
+    finished = row_timestamp(timezone.now())
+    share = 1.0 / len(winners) if winners else 0.0
+    return [
+        [
+            job.game_id,
+            seat,
+            job.title,
+            job.tournament_id,
+            n,
+            version,
+            scores[seat],
+            ranks[seat],
+            share if seat in winners else 0.0,
+            bool(faults[seat]) or statuses[seat] != "ok",
+            finished,
+        ]  # fmt: skip
+        for seat, version in enumerate(job.seat_versions)
     ]
-    insert_rows(
-        cursor, CitadelsCharacterHeld, ["game_id", "seat", "round", "character", "won"], rows
-    )
-
-
-def crane_configuration(result: dict[str, Any], options: dict[str, Any]) -> tuple[str, dict]:
-    """A label such as ``crane_order=first_game, crane_side=A`` and its parts: every ``crane*``
-    figure the game reports in its stats, else the ``crane*`` rule options it was played with."""
-    stats = result.get("stats") or {}
-    parts = {k: v for k, v in sorted(stats.items()) if k.startswith("crane")}
-    if not parts:
-        parts = {k: v for k, v in sorted(options.items()) if k.startswith("crane")}
-    label = ", ".join(
-        f"{k}={v if isinstance(v, str | int) else json.dumps(v, separators=(',', ':'))}"
-        for k, v in parts.items()
-    )
-    return label[:200], parts
-
-
-def _store_crane_configuration(cursor, game_id: int, result: dict[str, Any], options) -> None:
-    label, parts = crane_configuration(result, options or {})
-    if label:
-        insert_rows(
-            cursor,
-            PragaCraneConfiguration,
-            ["game_id", "configuration", "details"],
-            [(game_id, label, to_json(parts))],
-            # A second delivery writes it again before learning the game was stored (and
-            # rolls back): the one row per game must not make that an error.
-            " ON CONFLICT (game_id) DO UPDATE SET configuration = excluded.configuration,"
-            " details = excluded.details",
-        )

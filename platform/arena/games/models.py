@@ -108,39 +108,67 @@ class GameSeat(models.Model):
         return f"seat {self.seat} of {self.game}"
 
 
-class CitadelsCharacterHeld(models.Model):
-    """Citadels: which character a seat held in a round (one row per seat per round)."""
+class AnalyticsSeat(models.Model):
+    """One seat of a stored game, as the dashboards aggregate it: the filters' columns
+    (title, tournament, players, bot version, finish time) beside the outcome, with a shared
+    win already counted as 1/k, so that a figure is one GROUP BY over this table."""
 
-    # Every stored game writes a few dozen of these rows, only ever for the game it has just
-    # finished under that game's lock, so the database's foreign-key check (a lookup of the
-    # game per row at commit) would only repeat what the store knows: it cost the server
-    # about 0.2 ms per game. Deleting a game still deletes its rows (Django cascades).
+    # Written once per seat by the store that has just locked the game: no database check
+    # (see AnalyticsFact); deleting a game still deletes its rows (Django cascades).
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="characters_held", db_constraint=False
+        Game, on_delete=models.CASCADE, related_name="analytics_seats", db_constraint=False
     )
     seat = models.PositiveSmallIntegerField()
-    round = models.PositiveSmallIntegerField()
-    # Not indexed: dashboards aggregate over every row, which an index does not speed up,
-    # and each game would write a few dozen entries to it.
-    character = models.CharField(max_length=64)
-    won = models.BooleanField(default=False)
+    title = models.CharField(max_length=32)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, db_constraint=False, db_index=False
+    )
+    players = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, db_constraint=False, db_index=False
+    )
+    score = models.IntegerField(null=True)
+    rank = models.PositiveSmallIntegerField(null=True)
+    win_share = models.FloatField(default=0.0)  # 1/k for each of k winners, else 0
+    faulted = models.BooleanField(default=False)
+    finished_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["game", "round", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="analytics_seat_unique")
+        ]
+        # Every figure filters by title first, then most often by player count.
+        indexes = [models.Index(fields=["title", "players", "finished_at"], name="aseat_filter")]
 
     def __str__(self) -> str:
-        return f"{self.character} at seat {self.seat}, round {self.round}"
+        return f"seat {self.seat} of game {self.game_id}"
 
 
-class PragaCraneConfiguration(models.Model):
-    """Praga: the crane configuration a game was played with (one row per game)."""
+class AnalyticsFact(models.Model):
+    """One fact a title reported about a stored game (engine.core.analytics.Fact): the
+    character a seat held in a round, the crane zone a tile was taken from, a score source.
+    The dashboards aggregate them by kind and subject, joined to AnalyticsSeat."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="crane_configuration")
-    configuration = models.CharField(max_length=200)
-    details = models.JSONField(default=dict, blank=True)
+    # A game writes a few hundred of these in the store's transaction, for the game it has
+    # just locked, so the database's foreign-key check would only repeat what the store
+    # knows (it cost the server about 0.2 ms per game for the older character rows).
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="analytics_facts",
+        db_constraint=False,
+        db_index=False,
+    )
+    seat = models.PositiveSmallIntegerField(null=True)
+    step = models.PositiveSmallIntegerField(null=True)
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=120)
+    value = models.IntegerField(default=1)
+    detail = models.CharField(max_length=64, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["configuration"], name="crane_configuration")]
+        # Figures read one kind at a time; the game id serves deletion and joins.
+        indexes = [models.Index(fields=["kind", "game"], name="afact_kind_game")]
 
     def __str__(self) -> str:
-        return self.configuration
+        return f"{self.kind} {self.subject} (game {self.game_id}, seat {self.seat})"

@@ -116,7 +116,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             # Written before the finish is read: if it found the game no longer running,
             # the whole transaction rolls back below.
             save_seats(first.cursor, job.game_id, seats)
-            store_analytics(first.cursor, job.game_id, played.result, job.title, job.options)
+            store_analytics(first.cursor, job, played)
             next_game = tournaments.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
         if finished.first is None:

@@ -7,7 +7,7 @@ from django.db import connection
 from django.utils import timezone
 
 from arena.games import services
-from arena.games.models import CitadelsCharacterHeld, Game, GameSeat, PragaCraneConfiguration
+from arena.games.models import AnalyticsFact, AnalyticsSeat, Game, GameSeat
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
@@ -97,9 +97,9 @@ def test_a_second_store_of_a_real_title_rolls_back_its_analytics_rows_too(title)
     job = services.claim_game(game.pk, worker="w")
     outcome = play(job)
     assert services.store_game_result(job, outcome) is True
-    tables = [GameSeat, RatingChange, CitadelsCharacterHeld, PragaCraneConfiguration]
+    tables = [GameSeat, RatingChange, AnalyticsSeat, AnalyticsFact]
     before = [list(model.objects.order_by("pk").values()) for model in tables]
-    assert before[2 if title == "citadels" else 3]  # the title's analytics rows exist
+    assert before[2] and before[3]  # the game's analytics rows exist
     assert services.store_game_result(job, outcome) is False
     assert [list(model.objects.order_by("pk").values()) for model in tables] == before
 
@@ -115,11 +115,11 @@ def test_deleting_a_game_deletes_its_character_rows_though_the_database_does_not
     for game in (stored, kept):
         job = services.claim_game(game.pk, worker="w")
         assert services.store_game_result(job, play(job)) is True
-    assert CitadelsCharacterHeld.objects.filter(game=stored).count() >= 4
-    kept_rows = CitadelsCharacterHeld.objects.filter(game=kept).count()
+    assert AnalyticsFact.objects.filter(game=stored).count() >= 4
+    kept_rows = AnalyticsFact.objects.filter(game=kept).count()
     stored.delete()
-    assert not CitadelsCharacterHeld.objects.filter(game_id=stored.pk).exists()
-    assert CitadelsCharacterHeld.objects.filter(game=kept).count() == kept_rows > 0
+    assert not AnalyticsFact.objects.filter(game_id=stored.pk).exists()
+    assert AnalyticsFact.objects.filter(game=kept).count() == kept_rows > 0
 
 
 def test_ratings_wait_for_earlier_games_and_apply_in_game_order(started):

@@ -4,7 +4,7 @@ its analytics rows stored and standings matching the stored games."""
 import pytest
 
 import engine
-from arena.games.models import CitadelsCharacterHeld, Game, PragaCraneConfiguration
+from arena.games.models import AnalyticsFact, Game
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.integration.platform.tournaments import (
@@ -39,6 +39,7 @@ def test_a_tournament_of_each_title_and_format_runs_to_the_end(celery_workers, t
     if title == "citadels":  # one character (or more) per seat per round
         for game in games:
             rounds = game.stats["rounds"]
-            assert CitadelsCharacterHeld.objects.filter(game=game).count() >= 3 * rounds
-    else:
-        assert PragaCraneConfiguration.objects.filter(game__in=games).count() == games.count()
+            assert AnalyticsFact.objects.filter(game=game, kind="held").count() >= 3 * rounds
+    else:  # one crane configuration per game
+        configurations = AnalyticsFact.objects.filter(game__in=games, kind="configuration")
+        assert configurations.count() == games.count()

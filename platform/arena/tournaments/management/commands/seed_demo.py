@@ -14,10 +14,12 @@ from arena.bots.artifacts import UploadRefused
 from arena.bots.models import Bot, BotVersion
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
+from dashboards.history import simulate
 
 DEMO_PASSWORD = "meeple-demo"
 STARTER_KITS = Path(settings.BASE_DIR) / "starter-kits"
 SEATS = {"citadels": 4, "praga": 4}
+DEMO_HISTORY_GAMES = 96  # played in-process by the built-in bots (dashboards.history)
 
 
 class Command(BaseCommand):
@@ -54,6 +56,7 @@ class Command(BaseCommand):
                 versions.append(self._builtin(house, title_id, name, label=f"{name}-{copy}"))
                 copy += 1
             self._tournament(demo, title_id, seats, versions, rounds)
+        simulate(DEMO_HISTORY_GAMES, say=self.stdout.write)  # full dashboards from the start
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
 
     def _user(self, username, *, staff):

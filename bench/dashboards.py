@@ -1,0 +1,172 @@
+"""The dashboards' queries over many stored seats: uncached, cached, and against a naive
+ORM-in-Python aggregation of the same figure, measured in one run.
+
+    .venv/bin/python bench/dashboards.py [--seats 1000000] [--repeat 7]
+
+Needs PostgreSQL on 127.0.0.1. It creates the database ``arena_bench_dashboards`` (dropped
+and made again each run) and fills its analytics tables with generated rows of the shape the
+store writes (``games_analyticsseat``, ``games_analyticsfact``): 4-player games, half Citadels
+(per seat 8 rounds of ``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts) and half
+Praga (a ``configuration`` fact per game, per seat 8 ``take`` and 7 ``score`` facts), written
+by ``generate_series`` in SQL so a million seats take a minute, not a day of simulation.
+
+For each page it prints the p95 (and median) of the uncached page (every query it runs,
+``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
+included), and the time of a naive ORM aggregation of the page's main figure (seat rows or
+fact rows loaded into Python and counted there) with its ratio to the SQL. Figures are wall
+time on a possibly shared machine: compare ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "arena_bench_dashboards"
+SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+def setup_django() -> None:
+    sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+    os.environ["ARENA_DATABASE_URL"] = f"{SERVER}/{DATABASE}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
+        admin.execute(f"CREATE DATABASE {DATABASE}")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+CHARACTERS = "ARRAY['assassin','thief','magician','king','bishop','merchant','architect','warlord']"
+TILES = "ARRAY['upgrade+mines','wall+quarries','building+road','upgrade+road','wall+mines']"
+ZONES = "ARRAY['red','green','blue']"
+
+
+def generate(seats: int) -> None:
+    """Rows of the store's shape for ``seats`` seats of 4-player games (see the docstring)."""
+    from django.db import connection
+
+    games = seats // 4
+    statements = [
+        f"""INSERT INTO games_analyticsseat (game_id, seat, title, tournament_id, players,
+                bot_version_id, score, rank, win_share, faulted, finished_at)
+            SELECT g, s, CASE WHEN g % 2 = 0 THEN 'citadels' ELSE 'praga' END, 1 + g % 10, 4,
+                   1 + (g * 7 + s * 3) % 12, 10 + (g * 37 + s * 11) % 60, 1 + (s + g) % 4,
+                   CASE WHEN (s + g) % 4 = 0 THEN 1.0 ELSE 0.0 END, false,
+                   now() - g * interval '1 second'
+            FROM generate_series(1, {games}) g, generate_series(0, 3) s""",
+        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
+            SELECT g, s, r, k, ({CHARACTERS})[1 + (g + s * 2 + r) % 8],
+                   CASE k WHEN 'pick' THEN 1 + (g + s) % 4 ELSE (g + r) % 5 END, ''
+            FROM generate_series(2, {games}, 2) g, generate_series(0, 3) s,
+                 generate_series(1, 8) r, unnest(ARRAY['held','pick','offered']) k""",
+        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
+            SELECT g, NULL, NULL, 'configuration', 'A:' || (g / 2) % 12, 1, 'A'
+            FROM generate_series(1, {games}, 2) g""",
+        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
+            SELECT g, s, t, 'take', ({TILES})[1 + (g + t + s) % 5], (g + t) % 3 - 1,
+                   ({ZONES})[1 + (g + t) % 3]
+            FROM generate_series(1, {games}, 2) g, generate_series(0, 3) s,
+                 generate_series(1, 8) t""",
+        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
+            SELECT g, s, NULL, 'score', 'source' || k, (g + s + k) % 20, ''
+            FROM generate_series(1, {games}) g, generate_series(0, 3) s,
+                 generate_series(1, CASE WHEN g % 2 = 0 THEN 4 ELSE 7 END) k""",
+        "ANALYZE",
+    ]
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+
+
+def timed(function, repeat: int) -> list[float]:
+    found = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        found.append(1000 * (time.perf_counter() - started))
+    return found
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def naive_seats(sel) -> dict:
+    """The seat figure the naive way: every seat row into Python, counted there."""
+    from arena.games.models import AnalyticsSeat
+
+    counts = defaultdict(lambda: [0, 0.0])
+    for players, seat, share in AnalyticsSeat.objects.filter(title=sel.title).values_list(
+        "players", "seat", "win_share"
+    ):
+        counts[(players, seat)][0] += 1
+        counts[(players, seat)][1] += share
+    return counts
+
+
+def naive_facts(sel, kind: str) -> dict:
+    """A fact figure the naive way: the facts and the seats into Python, joined there."""
+    from arena.games.models import AnalyticsFact, AnalyticsSeat
+
+    shares = {
+        (g, s): w
+        for g, s, w in AnalyticsSeat.objects.filter(title=sel.title).values_list(
+            "game_id", "seat", "win_share"
+        )
+    }
+    counts = defaultdict(lambda: [0, 0.0])
+    for game, seat, subject in AnalyticsFact.objects.filter(kind=kind).values_list(
+        "game_id", "seat", "subject"
+    ):
+        if (game, seat) in shares:
+            counts[subject][0] += 1
+            counts[subject][1] += shares[(game, seat)]
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seats", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    setup_django()
+    from dashboards import tables
+    from dashboards.queries import Selection
+
+    started = time.perf_counter()
+    generate(args.seats)
+    print(f"{args.seats:,} seats generated in {time.perf_counter() - started:.1f} s")
+    pages = {
+        "seats": (Selection("citadels"), lambda s: naive_seats(s)),
+        "characters": (Selection("citadels"), lambda s: naive_facts(s, "held")),
+        "cranes": (Selection("praga"), lambda s: naive_facts(s, "take")),
+    }
+    print(f"{'page':<12}{'uncached p95':>14}{'median':>9}{'cached p95':>12}{'naive ORM':>11}"
+          f"{'naive/SQL':>11}")  # fmt: skip
+    for name, (sel, naive) in pages.items():
+        uncached = timed(lambda n=name, s=sel: tables.PAGES[n](s), args.repeat)
+        tables.page(name, sel)
+        cached = timed(lambda n=name, s=sel: tables.page(n, s), args.repeat * 3)
+        slow = timed(lambda f=naive, s=sel: f(s), 1)[0]
+        print(
+            f"{name:<12}{p95(uncached):>12.1f}ms{statistics.median(uncached):>7.1f}ms"
+            f"{p95(cached):>10.2f}ms{slow:>9.0f}ms{slow / statistics.median(uncached):>10.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()

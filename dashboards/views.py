@@ -1,0 +1,81 @@
+"""The dashboard pages: the filters, each figure with its game count and its table, and the
+plotly.js file of the installed Plotly package (the site needs no CDN)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import plotly
+from django.http import FileResponse, Http404
+from django.shortcuts import render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
+
+import engine
+from arena.bots.models import BotVersion
+from arena.tournaments.models import Tournament
+
+from . import figures, tables
+from .pages import PAGES
+from .queries import SelectionError, selection_from
+
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+@require_GET
+def index(request):
+    return render(request, "dashboards/index.html", {"pages": PAGES.values()})
+
+
+@require_GET
+def dashboard(request, name: str):
+    page = PAGES.get(name)
+    if page is None:
+        raise Http404("no such dashboard")
+    try:
+        sel = selection_from(request.GET, page.title)
+    except SelectionError as error:
+        context = {"page": page, "pages": PAGES.values(), "error": str(error)}
+        return render(request, "dashboards/page.html", context, status=400)
+    data = tables.page(name, sel)
+    context = {
+        "page": page,
+        "pages": PAGES.values(),
+        "sel": sel,
+        "games": data["games"],
+        "figures": figures.FIGURES[name](data),
+        "unbalanced": data.get("unbalanced") or [],
+        "filters": _filters(sel, fixed_title=page.title is not None),
+        "query": request.GET.urlencode(),
+    }
+    return render(request, "dashboards/page.html", context)
+
+
+def _filters(sel, *, fixed_title: bool) -> dict:
+    """What the filter form offers for the selection's title."""
+    title = engine.title(sel.title)
+    chosen = dict(sel.options)
+    options = [
+        {
+            "name": o["name"],
+            "allowed": [str(v) for v in o["allowed"]],
+            "chosen": chosen.get(o["name"], ""),
+        }  # fmt: skip
+        for o in title.option_help()
+        if not o["list"]
+    ]
+    return {
+        "titles": [] if fixed_title else engine.titles(),
+        "tournaments": Tournament.objects.filter(title=sel.title).order_by("-id")[:200],
+        "versions": BotVersion.objects.filter(bot__title=sel.title)
+        .select_related("bot")
+        .order_by("bot__name", "number")[:500],
+        "players": list(range(title.min_players, title.max_players + 1)),
+        "options": options,
+    }
+
+
+@require_GET
+@cache_control(max_age=86400, public=True)
+def plotly_js(request):
+    return FileResponse(PLOTLY_JS.open("rb"), content_type="text/javascript")

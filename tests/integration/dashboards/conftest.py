@@ -1,0 +1,27 @@
+"""A few hundred stored games of both titles, shared by this folder's tests: played once per
+test process by ``simulate_history``'s own function, inside a transaction that is rolled
+back when the folder's tests are done (each test's own changes are rolled back to a
+savepoint). Package scope, not session: the open transaction must end before tests of other
+folders run in the same process, which need committed rows (live server, Celery workers)."""
+
+import datetime as dt
+
+import pytest
+from django.db import transaction
+
+HISTORY_GAMES = 240
+
+
+@pytest.fixture(scope="package")
+def history(django_db_setup, django_db_blocker):
+    from dashboards.history import simulate
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            stored = simulate(HISTORY_GAMES, seed=7, say=lambda _: None)
+            yield {"games": stored, "today": dt.datetime.now(dt.UTC).date()}
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)

@@ -1,0 +1,91 @@
+"""The dashboard pages and their API: figures with game counts, tables, CSV/JSON, filters,
+empty selections and bad filters explained."""
+
+import csv
+import io
+import json
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["seats", "characters", "cranes"]
+
+
+def figure_ids(html: str) -> list[str]:
+    return [part.split('"')[0] for part in html.split('data-figure="')[1:]]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_dashboard_draws_its_figures_and_says_what_they_rest_on(client, history, name):
+    response = client.get(f"/dashboards/{name}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert len(figure_ids(html)) >= 3
+    assert "Rests on" in html and "No games in this selection" not in html
+    for key in figure_ids(html):
+        data = json.loads(
+            html.split(f'id="{key}" type="application/json">')[1].split("</script>")[0]
+        )
+        assert data["data"], key  # every figure has traces
+    assert "/dashboards/plotly.min.js" in html and "cdn" not in html.lower()
+
+
+def test_an_empty_selection_says_so_instead_of_drawing(client, history):
+    html = client.get("/dashboards/seats/?title=citadels&until=2000-01-01").content.decode()
+    assert "0 games in this selection" in html
+    assert "No games in this selection for this figure" in html
+    assert figure_ids(html) == []
+
+
+def test_a_filter_changes_the_figure(client, history):
+    every = client.get("/dashboards/seats/?title=citadels").content.decode()
+    four = client.get("/dashboards/seats/?title=citadels&players=4").content.decode()
+    assert "5 players" in every and "5 players" not in four
+
+
+def test_bad_filters_get_a_message_not_an_error_page(client, history):
+    response = client.get("/dashboards/seats/?players=many")
+    assert response.status_code == 400
+    assert "players: a whole number" in response.content.decode()
+    api = client.get("/api/analytics/seats/?since=soon")
+    assert api.status_code == 400 and "since" in api.json()["detail"]
+
+
+def test_the_characters_page_lists_base_and_dark_city_characters_with_the_bias_note(
+    client, history
+):
+    html = client.get("/dashboards/characters/").content.decode()
+    assert "King 國王" in html and "Witch 女巫" in html
+    assert "selection bias" in html
+
+
+def test_each_figure_table_comes_as_json_and_csv(client, history):
+    page = client.get("/api/analytics/cranes/?players=4").json()
+    assert page["games"] > 0 and page["configuration_seats"]
+    one = client.get("/api/analytics/cranes/?players=4&table=zones&format=json").json()
+    assert one["rows"] == page["zones"]
+    text = client.get("/api/analytics/cranes/?players=4&table=zones&format=csv")
+    assert text["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(text.content.decode())))
+    assert [r["tile"] for r in rows] == [r["tile"] for r in page["zones"]]
+    assert client.get("/api/analytics/cranes/?format=csv").status_code == 400
+    assert client.get("/api/analytics/cranes/?table=nothing").status_code == 400
+
+
+def test_the_analytics_api_is_in_the_openapi_schema(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for name in PAGES:
+        operation = schema["paths"][f"/api/analytics/{name}/"]["get"]
+        assert {p["name"] for p in operation["parameters"]} >= {"tournament", "players", "table"}
+
+
+def test_plotly_js_is_served_from_the_installed_package(client):
+    response = client.get("/dashboards/plotly.min.js")
+    body = b"".join(response.streaming_content)
+    assert response.status_code == 200 and b"plotly" in body[:2000].lower()
+    assert len(body) > 1_000_000
+
+
+def test_the_navigation_links_the_statistics(client):
+    assert 'href="/dashboards/"' in client.get("/").content.decode()
