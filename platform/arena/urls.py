@@ -34,6 +34,14 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
-    path("api/", include("arena.api.urls")),
+    # The REST API: /api/v1/ is the versioned contract; /api/ serves the same handlers as an
+    # alias for clients written before the version (docs/api/README.md). /api/analytics/ is
+    # the dashboards' (its routes do not collide with the alias's).
+    path("api/v1/", include(("arena.api.urls", "api"), namespace="v1")),
+    path("api/", include(("arena.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/ a refused URL or a crash answers the API's error body, not an HTML page.
+handler404 = "arena.api.errors.not_found"
+handler500 = "arena.api.errors.server_error"
