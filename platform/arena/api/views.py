@@ -137,7 +137,23 @@ class BotViewSet(
     serializer_class = BotSerializer
     filterset_class = BotFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
-    conflict_actions = ("destroy",)
+    conflict_actions = ("destroy", "withdraw")
+
+    @extend_schema(
+        request=None,
+        responses=BotVersionSerializer(many=True),
+        summary="Withdraw every version: none enters a new tournament; games stay",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def withdraw(self, request, pk=None):
+        bot = self.get_object()
+        versions = bot.versions.exclude(status=BotVersion.Status.WITHDRAWN).order_by("number")
+        withdrawn = [v for v in versions if v.withdraw()]
+        if not withdrawn:
+            raise Conflict(f"{bot.name} has no version to withdraw.")
+        fresh = BotVersion.objects.filter(pk__in=[v.pk for v in withdrawn]).order_by("number")
+        context = self.get_serializer_context()
+        return Response(BotVersionSerializer(fresh, many=True, context=context).data)
 
     def perform_create(self, serializer):
         try:
@@ -185,6 +201,18 @@ class BotVersionViewSet(
     parser_classes = [MultiPartParser, FormParser]
     throttle_scopes = {"create": "upload"}
     upload_actions = ("create",)
+    conflict_actions = ("withdraw",)
+
+    @extend_schema(request=None, summary="Withdraw the version: it enters no new tournament")
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def withdraw(self, request, pk=None):
+        version = self.get_object()
+        if not version.bot.can_edit(request.user):
+            raise PermissionDenied("Only the bot's owner may withdraw its versions.")
+        if not version.withdraw():
+            raise Conflict(f"{version.label} is already withdrawn.")
+        version.refresh_from_db()
+        return Response(self.get_serializer(version).data)
 
     def initial(self, request, *args, **kwargs):
         if self.action in self.upload_actions:
