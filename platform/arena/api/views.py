@@ -8,7 +8,6 @@ so the schema lists exactly the error statuses an operation can answer.
 from __future__ import annotations
 
 from django.db.models import ProtectedError
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, mixins, permissions, viewsets
@@ -21,6 +20,7 @@ from rest_framework.exceptions import (
     PermissionDenied,
     ValidationError,
 )
+from rest_framework.generics import get_object_or_404
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -63,6 +63,13 @@ class ArenaViewSet(viewsets.GenericViewSet):
     conflict_actions: tuple[str, ...] = ()
     upload_actions: tuple[str, ...] = ()
     private_actions: tuple[str, ...] = ()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        repeated = sorted(k for k, v in request.query_params.lists() if len(v) > 1)
+        if repeated:
+            # Django would silently keep the last value; say so instead of guessing.
+            raise ValidationError({k: ["Give this query parameter once."] for k in repeated})
 
 
 # -- titles and the player -------------------------------------------------------------------

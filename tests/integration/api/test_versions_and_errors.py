@@ -44,3 +44,29 @@ def test_the_schema_describes_v1_and_each_operations_errors(client):
     assert error.endswith("/Error")
     # the raw schema stays at its old URL too
     assert client.get("/api/schema/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"bot": 10**30},
+        {"version": -(10**30)},
+        {"tournament": 10**30},
+        {"title": "a\x00b"},
+        {"finished_after": "0001-01-01T00:00:00+01:00"},
+        {"finished_before": "0113-05-17T12:05:43.2-23:15"},  # beyond PostgreSQL's offsets
+    ],
+)
+def test_odd_but_well_formed_filters_match_nothing_rather_than_fail(as_, played, query):
+    response = as_("anonymous").get("/api/v1/games/", query)
+    assert response.status_code == 200, response.content
+    assert response.json()["count"] in (0, 2)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["page_size=0", "page_size=201", "page_size=x", "bot=", "status=finished&status=void"],
+)
+def test_a_malformed_or_repeated_query_parameter_is_a_400(as_, played, query):
+    error = error_of(as_("anonymous").get(f"/api/v1/games/?{query}"), 400)
+    assert query.split("=")[0] in error["fields"]
