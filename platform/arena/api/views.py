@@ -272,15 +272,18 @@ class TournamentViewSet(
     pause, resume or cancel it (409 when its state does not allow it); follow ``progress``
     and ``standings``."""
 
-    queryset = (
-        Tournament.objects.select_related("organiser").prefetch_related("entries").order_by("id")
-    )
+    queryset = Tournament.objects.select_related("organiser").order_by("id")
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     throttle_scopes = {"create": "tournament"}
     conflict_actions = tuple(STATE_CHANGES)
+
+    def get_queryset(self):
+        if self.action in ("list", "retrieve", "create"):  # the answers that list entrants
+            return self.queryset.prefetch_related("entries")
+        return self.queryset
 
     def perform_create(self, serializer):
         try:

@@ -46,25 +46,19 @@ def served_schema(live_server, toy_title, settings, tmp_path):
 
 
 schema = schemathesis.pytest.from_fixture("served_schema")
+# Derandomized: a failure shows again on the next run instead of by chance.
+generated = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+)
 
 
 @schema.parametrize()
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-)
+@generated
 def test_every_operation_holds_to_the_schema_anonymously(case):
     case.call_and_validate()
 
 
 @schema.parametrize()
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-)
+@generated
 def test_every_operation_holds_to_the_schema_with_a_token(case):
     case.call_and_validate(headers={"Authorization": f"Token {TOKEN['key']}"})

@@ -65,7 +65,15 @@ def test_odd_but_well_formed_filters_match_nothing_rather_than_fail(as_, played,
 
 @pytest.mark.parametrize(
     "query",
-    ["page_size=0", "page_size=201", "page_size=x", "bot=", "status=finished&status=void"],
+    [
+        "page_size=0",
+        "page_size=201",
+        "page_size=x",
+        "page=",
+        "page=last",
+        "bot=",
+        "status=finished&status=void",
+    ],
 )
 def test_a_malformed_or_repeated_query_parameter_is_a_400(as_, played, query):
     error = error_of(as_("anonymous").get(f"/api/v1/games/?{query}"), 400)
