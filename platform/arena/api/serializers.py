@@ -320,7 +320,9 @@ class RatingSerializer(serializers.ModelSerializer):
 
 class RatingChangeSerializer(serializers.ModelSerializer):
     game_number = serializers.IntegerField(source="game.number", read_only=True)
-    finished_at = serializers.DateTimeField(source="game.finished_at", read_only=True)
+    finished_at = serializers.DateTimeField(
+        source="game.finished_at", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = RatingChange

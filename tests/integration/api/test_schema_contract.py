@@ -8,7 +8,9 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 
-from tests.factories import make_builtin, make_tournament, make_user, play_in_process
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating, RatingChange
+from tests.factories import make_builtin, make_tournament, make_user
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +39,22 @@ def served_schema(live_server, toy_title, settings, tmp_path):
     settings.ARENA_THROTTLE_RATES = {k: "100000/minute" for k in settings.ARENA_THROTTLE_RATES}
     alice = make_user("alice")
     versions = [make_builtin(alice, name=f"bot-{i}") for i in range(2)]
-    play_in_process(make_tournament(alice, versions, name="Contract cup"))
+    # Rows written directly, not played: a session's Celery workers, started by another test
+    # of this process, would take games this live-server test commits.
+    played = make_tournament(alice, versions, name="Contract cup")
+    game = Game.objects.create(
+        tournament=played, number=1, seed=1, status="finished", record={"title": "toy"}
+    )
+    for seat, version in enumerate(versions):
+        GameSeat.objects.create(
+            game=game, seat=seat, bot_version=version, score=seat, rank=2 - seat
+        )
+        rating = Rating.objects.create(
+            tournament=played, bot_version=version, mu=25, sigma=8, ordinal=1, games=1
+        )
+        RatingChange.objects.create(
+            rating=rating, game=game, mu_before=25, sigma_before=8, mu=25, sigma=8, ordinal=1
+        )
     make_tournament(alice, versions, name="Draft cup")
     config = schemathesis.config.SchemathesisConfig.from_str(CONFIG)
     schema = schemathesis.openapi.from_url(live_server.url + "/api/v1/schema/", config=config)
