@@ -77,3 +77,23 @@ def zip_bytes(files: dict[str, bytes | str], *, manifest: dict | None = None) ->
         for name, content in files.items():
             archive.writestr(name, content)
     return buffer.getvalue()
+
+
+def play_in_process(tournament, *, stderr: list[str] | None = None):
+    """Start ``tournament`` and play each of its games in this process (no workers), storing
+    ``stderr`` as the seats' logs; returns the tournament refreshed."""
+    from arena.games import services as game_services
+    from arena.games.models import Game
+    from workers.tasks import run_job
+
+    tournament_services.start_tournament(tournament.pk)
+    for game in Game.objects.filter(tournament=tournament).order_by("number"):
+        job = game_services.claim_game(game.pk, worker="w")
+        outcome = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+        )
+        if stderr is not None:
+            outcome.stderr = list(stderr)
+        game_services.store_game_result(job, outcome)
+    tournament.refresh_from_db()
+    return tournament

@@ -183,6 +183,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "arena.players",
     "arena.bots",
     "arena.tournaments",
@@ -317,22 +318,63 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
+# REST API (arena/api): versioned under /api/v1/ (/api/ is an alias), one error body,
+# throttles per token or address. Rates are "<n>/<second|minute|hour|day>".
+ARENA_TOURNAMENT_MAX_GAMES = env_int("ARENA_TOURNAMENT_MAX_GAMES", 5000, low=1, high=1_000_000)
+ARENA_THROTTLE_RATES = {
+    "login": env_str("ARENA_THROTTLE_LOGIN", "10/minute"),
+    "upload": env_str("ARENA_THROTTLE_UPLOAD", "30/hour"),
+    "tournament": env_str("ARENA_THROTTLE_TOURNAMENT", "30/hour"),
+    "games": env_str("ARENA_THROTTLE_GAMES", "600/minute"),
+}
+# Throttle counts live in this cache; give every web process the same one (redis://...) so a
+# limit holds across processes. The default counts per process.
+ARENA_CACHE_URL = env_str("ARENA_CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
+        if ARENA_CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 REST_FRAMEWORK = {
+    # Token first: a request without credentials is then answered 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "arena.api.pagination.Pages",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "arena.api.schema.ArenaAutoSchema",
+    "EXCEPTION_HANDLER": "arena.api.errors.handle_exception",
+    # ?format= is a tournament filter here, not DRF's renderer override.
+    "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Meeple Arena API",
-    "DESCRIPTION": "Bots, bot versions, tournaments, games and standings of Meeple Arena.",
+    "DESCRIPTION": (
+        "Titles, players, bots, bot versions, tournaments, games, replays, ratings and "
+        "standings of Meeple Arena. Every error has the body "
+        '`{"error": {"code", "message", "fields"}}`. The guide is docs/api/README.md.'
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "PREPROCESSING_HOOKS": ["arena.api.schema.only_v1"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatus": "arena.tournaments.models.Tournament.Status",
+        "GameStatus": "arena.games.models.Game.Status",
+        "BotVersionStatus": "arena.bots.models.BotVersion.Status",
+        "SeatStatus": "arena.games.models.GameSeat.Status",
+    },
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -39,8 +39,17 @@ urlpatterns = [
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),
     path("games/viewer/<str:name>", games.viewer_asset, name="viewer-asset"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
+    # The REST API: /api/v1/ is the versioned contract; /api/ serves the same handlers as an
+    # alias for clients written before the version (docs/api/README.md). /api/analytics/ is
+    # the dashboards' (its routes do not collide with the alias's).
+    path("api/v1/", include(("arena.api.urls", "api"), namespace="v1")),
+    path("api/", include(("arena.api.urls", "api"), namespace="api")),
+    path("api/v1/analytics/", include("dashboards.api_urls")),
     path("api/analytics/", include("dashboards.api_urls")),
-    path("api/", include("arena.api.urls")),
     path("dashboards/", include("dashboards.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/ a refused URL or a crash answers the API's error body, not an HTML page.
+handler404 = "arena.api.errors.not_found"
+handler500 = "arena.api.errors.server_error"

@@ -1,27 +1,122 @@
+"""What the API reads and writes. Checks a person can fail are here (as 400s with fields);
+the writes themselves go through the services the web pages use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 import engine
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
-from arena.ratings.models import Rating
+from arena.ratings.models import Rating, RatingChange
+from arena.tournaments import spec
 from arena.tournaments.models import Tournament
+
+# -- titles and players ----------------------------------------------------------------------
+
+
+class TitleOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    description = serializers.CharField()
+    list = serializers.BooleanField(help_text="the value is a list of allowed elements")
+    allowed = serializers.ListField(child=serializers.JSONField(), help_text="allowed values")
+    defaults = serializers.DictField(
+        child=serializers.JSONField(), help_text="the default for each number of seats"
+    )
+
+
+class TitleSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    rules_version = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    builtin_bots = serializers.ListField(child=serializers.CharField())
+    options = TitleOptionSerializer(many=True)
+
+
+def describe_title(title_id: str) -> dict[str, Any]:
+    """A title's facts and its option schema, with each option's default per seat count."""
+    title = engine.title(title_id)
+    defaults = {}
+    for players in range(title.min_players, title.max_players + 1):
+        try:
+            defaults[str(players)] = title.options(players)
+        except engine.ConfigError:  # no default game at this count
+            continue
+    return {
+        "id": title.id,
+        "name": title.name,
+        "rules_version": title.rules_version,
+        "min_players": title.min_players,
+        "max_players": title.max_players,
+        "builtin_bots": list(engine.bots(title.id)),
+        "options": [
+            {**o, "defaults": {n: d[o["name"]] for n, d in defaults.items()}}
+            for o in title.option_help()
+        ],
+    }
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = get_user_model()
+        fields = ["id", "username", "is_staff", "date_joined"]
+        read_only_fields = fields
+
+
+# -- bots and versions -----------------------------------------------------------------------
 
 
 class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
-    title = serializers.CharField(max_length=32, help_text="a title id, e.g. citadels or praga")
+    title = serializers.ChoiceField(
+        choices=(), help_text="a title id; it cannot change once the bot has versions"
+    )
+    name = serializers.CharField(max_length=64, help_text="unique among the owner's bots")
 
     class Meta:
         model = Bot
         fields = ["id", "owner", "title", "name", "description", "created"]
         read_only_fields = ["created"]
+        # The name's uniqueness is checked in validate(), with a message naming the bot.
+        validators = []
 
-    def validate_title(self, value: str) -> str:
-        if value not in engine.titles():
-            raise serializers.ValidationError(
-                f"Unknown title {value!r}; titles are {', '.join(engine.titles())}."
-            )
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["title"].choices = engine.titles()
+
+    def validate_name(self, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise serializers.ValidationError("Give the bot a name.")
         return value
+
+    def validate(self, attrs):
+        bot = self.instance
+        title = attrs.get("title", bot.title if bot else None)
+        if bot is not None and title != bot.title and bot.versions.exists():
+            raise serializers.ValidationError(
+                {
+                    "title": [
+                        f"{bot.name} has versions for {bot.title}; its title cannot change. "
+                        "Create another bot for the other title."
+                    ]
+                }
+            )
+        name = attrs.get("name", bot.name if bot else None)
+        owner = bot.owner if bot else self.context["request"].user
+        others = Bot.objects.filter(owner=owner, title=title, name=name)
+        if bot is not None:
+            others = others.exclude(pk=bot.pk)
+        if others.exists():
+            raise serializers.ValidationError(
+                {"name": [f"You already have a {title} bot named {name!r}; pick another name."]}
+            )
+        return attrs
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
@@ -31,7 +126,9 @@ class BotVersionSerializer(serializers.ModelSerializer):
         allow_empty_file=True,
         help_text="a .py or .js file, or a zip of the bot's folder (see docs/bot-protocol.md)",
     )
-    validation_stderr = serializers.SerializerMethodField()
+    validation_stderr = serializers.SerializerMethodField(
+        help_text="the smoke game's stderr: shown to the bot's owner only"
+    )
 
     class Meta:
         model = BotVersion
@@ -76,15 +173,45 @@ class HiddenSeedMixin:
         return data
 
 
+# -- tournaments -----------------------------------------------------------------------------
+
+
+def _bounded(name: str) -> serializers.IntegerField:
+    """An API field with the bounds and default of the shared tournament specification."""
+    bound = spec.FIELDS[name]
+    return serializers.IntegerField(
+        min_value=bound.low,
+        max_value=bound.high,
+        default=bound.default,
+        help_text=bound.help,
+    )
+
+
 class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", read_only=True)
+    name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
+    title = serializers.ChoiceField(choices=())
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=spec.DEFAULT_FORMAT)
     entrants = serializers.PrimaryKeyRelatedField(
-        many=True, queryset=BotVersion.objects.filter(status=BotVersion.Status.READY)
+        many=True,
+        queryset=BotVersion.objects.select_related("bot__owner"),
+        help_text="ids of ready bot versions of the title",
     )
-    options = serializers.DictField(required=False, help_text="rule option overrides")
+    options = serializers.DictField(
+        required=False,
+        child=serializers.JSONField(),
+        help_text="rule option overrides (see the title's options); answered resolved",
+    )
+    seats = _bounded("seats")
+    rounds = _bounded("rounds")
+    ladder_games = _bounded("ladder_games")
+    decision_ms = _bounded("decision_ms")
+    bank_ms = _bounded("bank_ms")
     seed = serializers.IntegerField(
         required=False,
         allow_null=True,
+        min_value=spec.FIELDS["seed"].low,
+        max_value=spec.FIELDS["seed"].high,
         help_text="left out: drawn at random; reads as null until the tournament is over",
     )
 
@@ -111,6 +238,31 @@ class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
         ]
         read_only_fields = ["status", "created", "started_at", "finished_at"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["title"].choices = engine.titles()
+
+    def validate(self, attrs):
+        try:
+            checked = spec.check_spec(attrs)
+        except spec.SpecError as err:
+            raise serializers.ValidationError(err.fields) from None
+        return checked.as_kwargs()
+
+
+class ProgressSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    total = serializers.IntegerField(help_text="games planned")
+    done = serializers.IntegerField(help_text="finished, failed or void")
+    finished = serializers.IntegerField()
+    failed = serializers.IntegerField()
+    running = serializers.IntegerField()
+    queued = serializers.IntegerField(help_text="queued or scheduled")
+    percent = serializers.IntegerField()
+
+
+# -- games -----------------------------------------------------------------------------------
+
 
 class GameSeatSerializer(serializers.ModelSerializer):
     bot_version = serializers.PrimaryKeyRelatedField(read_only=True)
@@ -132,6 +284,7 @@ class GameSeatSerializer(serializers.ModelSerializer):
 
 
 class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
+    title = serializers.CharField(source="tournament.title", read_only=True)
     seats = GameSeatSerializer(many=True, read_only=True)
     seed = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="null until every game dealt from it is over"
@@ -142,6 +295,7 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
         fields = [
             "id",
             "tournament",
+            "title",
             "number",
             "table",
             "seed",
@@ -158,14 +312,23 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
         ]
 
 
-class StandingSerializer(serializers.ModelSerializer):
+# -- ratings ---------------------------------------------------------------------------------
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    """A bot version's rating in one tournament: a row of its standings."""
+
     bot = serializers.CharField(source="bot_version.label", read_only=True)
-    average_score = serializers.FloatField(read_only=True)
+    bot_id = serializers.IntegerField(source="bot_version.bot_id", read_only=True)
+    average_score = serializers.FloatField(read_only=True, allow_null=True)
 
     class Meta:
         model = Rating
         fields = [
+            "id",
+            "tournament",
             "bot_version",
+            "bot_id",
             "bot",
             "ordinal",
             "mu",
@@ -174,4 +337,24 @@ class StandingSerializer(serializers.ModelSerializer):
             "wins",
             "average_score",
             "faulted_games",
+        ]
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    game_number = serializers.IntegerField(source="game.number", read_only=True)
+    finished_at = serializers.DateTimeField(
+        source="game.finished_at", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "game",
+            "game_number",
+            "finished_at",
+            "mu_before",
+            "sigma_before",
+            "mu",
+            "sigma",
+            "ordinal",
         ]

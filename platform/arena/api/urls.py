@@ -1,18 +1,24 @@
+"""The API's routes, mounted at /api/v1/ and, as an alias with the same handlers, at /api/
+(see arena/urls.py and docs/api/README.md). Room is left for /api/analytics/."""
+
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from . import views
 
 router = DefaultRouter()
+router.register("titles", views.TitleViewSet, basename="title")
 router.register("bots", views.BotViewSet)
 router.register("bot-versions", views.BotVersionViewSet)
 router.register("tournaments", views.TournamentViewSet)
 router.register("games", views.GameViewSet)
+router.register("ratings", views.RatingViewSet)
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
+    path("token/", views.TokenView.as_view(), name="token"),
+    path("me/", views.SelfView.as_view(), name="me"),
     path("", include(router.urls)),
 ]

@@ -1,44 +1,166 @@
-"""REST API: declarative viewsets; writes go through the same services as the web pages."""
+"""REST API: declarative viewsets; writes go through the same services as the web pages.
 
-from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+Each viewset declares what its actions can refuse beyond the usual (``conflict_actions``,
+``upload_actions``, ``private_actions``) and what they are throttled as (``throttle_scopes``),
+so the schema lists exactly the error statuses an operation can answer.
+"""
+
+from __future__ import annotations
+
+from django.db.models import ProtectedError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import generics, mixins, permissions, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import (
+    NotAuthenticated,
+    NotFound,
+    PermissionDenied,
+    ValidationError,
+)
+from rest_framework.generics import get_object_or_404
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.serializers import CharField, Serializer
 
 import engine
 from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
+from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
-from arena.games.models import Game
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
 
+from . import exports
+from .errors import Conflict, PayloadTooLarge
+from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
 from .permissions import CanEditOrReadOnly
 from .serializers import (
     BotSerializer,
     BotVersionSerializer,
     GameSerializer,
-    StandingSerializer,
+    PlayerSerializer,
+    ProgressSerializer,
+    RatingChangeSerializer,
+    RatingSerializer,
+    TitleSerializer,
     TournamentSerializer,
+    describe_title,
 )
+from .throttles import ScopedThrottle
+
+CSV = {(200, "text/csv"): OpenApiTypes.STR}
 
 
-class BotFilter(filters.FilterSet):
-    owner = filters.CharFilter(field_name="owner__username")
+class ArenaViewSet(viewsets.GenericViewSet):
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes: dict[str, str] = {}
+    conflict_actions: tuple[str, ...] = ()
+    upload_actions: tuple[str, ...] = ()
+    private_actions: tuple[str, ...] = ()
 
-    class Meta:
-        model = Bot
-        fields = ["title", "owner"]
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        repeated = sorted(k for k, v in request.query_params.lists() if len(v) > 1)
+        if repeated:
+            # Django would silently keep the last value; say so instead of guessing.
+            raise ValidationError({k: ["Give this query parameter once."] for k in repeated})
 
 
-class BotViewSet(viewsets.ModelViewSet):
+# -- titles and the player -------------------------------------------------------------------
+
+
+class TitleViewSet(ArenaViewSet):
+    """The game titles: facts, rules version, built-in bots and rule options with defaults."""
+
+    serializer_class = TitleSerializer
+    queryset = Bot.objects.none()  # titles come from the engine; this only names a model
+    permission_classes = [permissions.AllowAny]
+    pagination_class = None
+    lookup_value_regex = r"[a-z0-9_]+"
+
+    def list(self, request):
+        return Response([describe_title(t) for t in engine.titles()])
+
+    def retrieve(self, request, pk=None):
+        if pk not in engine.titles():
+            raise NotFound(f"No title {pk!r}; titles are {', '.join(engine.titles())}.")
+        return Response(describe_title(pk))
+
+
+class SelfView(generics.RetrieveAPIView):
+    """The signed-in player (whose token or session this is)."""
+
+    serializer_class = PlayerSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+
+    def get_object(self):
+        return self.request.user
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """Username and password, as JSON or a form."""
+
+
+class TokenSerializer(Serializer):
+    token = CharField(help_text='send it as the header "Authorization: Token <token>"')
+
+
+@extend_schema(
+    request=TokenRequestSerializer,
+    responses={200: TokenSerializer},
+    summary="Exchange a username and password for the player's API token",
+)
+class TokenView(ObtainAuthToken):
+    """The player's API token (created on first use); throttled per address."""
+
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes = {"post": "login"}
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    serializer_class = TokenRequestSerializer
+
+
+# -- bots and versions -----------------------------------------------------------------------
+
+
+class BotViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    ArenaViewSet,
+):
+    """Bots: a name per title per owner. A bot that has played cannot be deleted (409);
+    withdraw its versions instead."""
+
     queryset = Bot.objects.select_related("owner").order_by("id")
     serializer_class = BotSerializer
     filterset_class = BotFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
+    conflict_actions = ("destroy", "withdraw")
+
+    @extend_schema(
+        request=None,
+        responses=BotVersionSerializer(many=True),
+        summary="Withdraw every version: none enters a new tournament; games stay",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def withdraw(self, request, pk=None):
+        bot = self.get_object()
+        versions = bot.versions.exclude(status=BotVersion.Status.WITHDRAWN).order_by("number")
+        withdrawn = [v for v in versions if v.withdraw()]
+        if not withdrawn:
+            raise Conflict(f"{bot.name} has no version to withdraw.")
+        fresh = BotVersion.objects.filter(pk__in=[v.pk for v in withdrawn]).order_by("number")
+        context = self.get_serializer_context()
+        return Response(BotVersionSerializer(fresh, many=True, context=context).data)
 
     def perform_create(self, serializer):
         try:
@@ -51,119 +173,272 @@ class BotViewSet(viewsets.ModelViewSet):
         except ValueError as err:
             raise ValidationError({"name": [str(err)]}) from None
 
+    def perform_destroy(self, instance):
+        if has_played(instance):
+            raise Conflict(
+                f"{instance.name} has played or is entered in a tournament, so its games keep "
+                "it; withdraw its versions instead."
+            )
+        try:
+            instance.delete()
+        except ProtectedError:  # entered between the check and the delete
+            raise Conflict(f"{instance.name} was just entered in a tournament.") from None
+
+
+def has_played(bot: Bot) -> bool:
+    """Whether any version of ``bot`` sits in a game or is entered in a tournament."""
+    return (
+        GameSeat.objects.filter(bot_version__bot=bot).exists()
+        or BotVersion.objects.filter(bot=bot, entries__isnull=False).exists()
+    )
+
 
 class BotVersionViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    ArenaViewSet,
 ):
+    """Versions: upload (multipart), then poll ``status`` (pending, validating, ready or
+    rejected with ``reason``); the owner reads the smoke game's ``validation_stderr``."""
+
     queryset = BotVersion.objects.select_related("bot__owner").order_by("id")
     serializer_class = BotVersionSerializer
-    filterset_fields = ["bot", "status", "bot__title"]
+    filterset_class = BotVersionFilter
     parser_classes = [MultiPartParser, FormParser]
+    throttle_scopes = {"create": "upload"}
+    upload_actions = ("create",)
+    conflict_actions = ("withdraw",)
+
+    @extend_schema(request=None, summary="Withdraw the version: it enters no new tournament")
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def withdraw(self, request, pk=None):
+        version = self.get_object()
+        if not version.bot.can_edit(request.user):
+            raise PermissionDenied("Only the bot's owner may withdraw its versions.")
+        if not version.withdraw():
+            raise Conflict(f"{version.label} is already withdrawn.")
+        version.refresh_from_db()
+        return Response(self.get_serializer(version).data)
+
+    def initial(self, request, *args, **kwargs):
+        if self.action in self.upload_actions:
+            # Before authentication, whose CSRF check would read the body whole.
+            refused = oversize_request(request.META.get("CONTENT_LENGTH"))
+            if refused:
+                raise PayloadTooLarge(refused)
+        super().initial(request, *args, **kwargs)
 
     def perform_create(self, serializer):
         bot = serializer.validated_data["bot"]
         if not bot.can_edit(self.request.user):
             raise PermissionDenied("Only the bot's owner may upload versions.")
         upload = serializer.validated_data["file"]
+        refused = oversize_file(upload.size)
+        if refused:
+            raise PayloadTooLarge(refused)
         try:
             serializer.instance = bot_services.upload_version(
-                bot=bot, filename=upload.name, data=upload.read(self._limit() + 1)
+                bot=bot, filename=upload.name, data=upload.read()
             )
         except UploadRefused as err:
             raise ValidationError({"file": [str(err)]}) from None
 
-    @staticmethod
-    def _limit() -> int:
-        from django.conf import settings
 
-        return settings.ARENA_UPLOAD_MAX_BYTES
+# -- tournaments -----------------------------------------------------------------------------
+
+STATE_CHANGES = {
+    "start": tournament_services.start_tournament,
+    "pause": tournament_services.pause_tournament,
+    "resume": tournament_services.resume_tournament,
+    "cancel": tournament_services.cancel_tournament,
+}
+_state_change = extend_schema(request=None, responses=TournamentSerializer)
 
 
+@extend_schema_view(
+    start=extend_schema(summary="draft → running: create the games and send them"),
+    pause=extend_schema(summary="running → paused: queued games wait"),
+    resume=extend_schema(summary="paused → running"),
+    cancel=extend_schema(summary="→ cancelled: games not started are void"),
+)
 class TournamentViewSet(
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet,
+    ArenaViewSet,
 ):
-    queryset = Tournament.objects.select_related("organiser").prefetch_related("entries")
+    """Tournaments: create a draft (bounds and defaults as on the web form), then start,
+    pause, resume or cancel it (409 when its state does not allow it); follow ``progress``
+    and ``standings``."""
+
+    queryset = Tournament.objects.select_related("organiser").order_by("id")
     serializer_class = TournamentSerializer
-    filterset_fields = ["title", "status", "format"]
+    filterset_class = TournamentFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
     parser_classes = [JSONParser, FormParser, MultiPartParser]
+    throttle_scopes = {"create": "tournament"}
+    conflict_actions = tuple(STATE_CHANGES)
+
+    def get_queryset(self):
+        if self.action in ("list", "retrieve", "create"):  # the answers that list entrants
+            return self.queryset.prefetch_related("entries")
+        return self.queryset
 
     def perform_create(self, serializer):
-        data = serializer.validated_data
         try:
             serializer.instance = tournament_services.create_tournament(
-                organiser=self.request.user,
-                name=data["name"],
-                title=data["title"],
-                seats=data["seats"],
-                entrants=list(data["entrants"]),
-                format=data.get("format", Tournament.Format.ROUND_ROBIN),
-                rounds=data.get("rounds", 1),
-                ladder_games=data.get("ladder_games", 0),
-                options=data.get("options") or {},
-                decision_ms=data.get("decision_ms", 1000),
-                bank_ms=data.get("bank_ms", 10_000),
-                seed=data.get("seed"),  # None: drawn at random
+                organiser=self.request.user, **serializer.validated_data
             )
         except engine.ConfigError as err:
             raise ValidationError({"options": [str(err)]}) from None
         except tournament_services.TournamentError as err:
             raise ValidationError({"entrants": [str(err)]}) from None
 
-    def _act(self, request, change):
+    def _change(self, name: str):
         tournament = self.get_object()
         try:
-            change(tournament.pk)
+            STATE_CHANGES[name](tournament.pk)
         except tournament_services.TournamentError as err:
-            return Response({"detail": str(err)}, status=status.HTTP_409_CONFLICT)
+            raise Conflict(str(err)) from None
         tournament.refresh_from_db()
         return Response(self.get_serializer(tournament).data)
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @_state_change
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
-        return self._act(request, tournament_services.start_tournament)
+        return self._change("start")
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @_state_change
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
-        return self._act(request, tournament_services.pause_tournament)
+        return self._change("pause")
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @_state_change
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
-        return self._act(request, tournament_services.resume_tournament)
+        return self._change("resume")
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @_state_change
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
-        return self._act(request, tournament_services.cancel_tournament)
+        return self._change("cancel")
 
-    @extend_schema(responses=StandingSerializer(many=True))
-    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
-    def standings(self, request, pk=None):
+    @extend_schema(responses=ProgressSerializer, summary="How many games are done")
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def progress(self, request, pk=None):
         tournament = self.get_object()
-        ratings = tournament.ratings.select_related("bot_version__bot__owner").order_by(
+        progress = tournament_services.progress(tournament)
+        return Response({"status": tournament.status, **progress})
+
+    def _standings(self):
+        tournament = self.get_object()
+        return tournament.ratings.select_related("bot_version__bot__owner").order_by(
             "-ordinal", "bot_version_id"
         )
-        return Response(StandingSerializer(ratings, many=True).data)
+
+    @extend_schema(responses=RatingSerializer(many=True), summary="Ratings, best first")
+    @action(detail=True, methods=["get"], filterset_class=None)
+    def standings(self, request, pk=None):
+        page = self.paginate_queryset(self._standings())
+        return self.get_paginated_response(RatingSerializer(page, many=True).data)
+
+    @extend_schema(responses=CSV, summary="The standings as CSV")
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="standings/csv",
+        renderer_classes=[JSONRenderer, exports.CSVRenderer],
+        filterset_class=None,
+        pagination_class=None,
+    )
+    def standings_csv(self, request, pk=None):
+        return exports.standings_csv(self._standings(), f"tournament-{pk}-standings.csv")
 
 
-class GameViewSet(viewsets.ReadOnlyModelViewSet):
-    queryset = Game.objects.prefetch_related("seats__bot_version__bot__owner").order_by("id")
+# -- games -----------------------------------------------------------------------------------
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
+    """Games with their seats (scores, ranks, faults); the replay record; each seat's stderr
+    for its bot's owner; CSV of the filtered games, one row per seat."""
+
+    queryset = (
+        Game.objects.select_related("tournament")
+        .prefetch_related("seats__bot_version__bot__owner")
+        .order_by("id")
+    )
     serializer_class = GameSerializer
-    filterset_fields = ["tournament", "status"]
+    filterset_class = GameFilter
+    throttle_scopes = {"*": "games"}
+    private_actions = ("stderr",)
 
-    @extend_schema(responses={200: dict})
-    @action(detail=True, methods=["get"])
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        summary="The replay record (title, options, seed, chance outcomes, actions)",
+    )
+    @action(detail=True, methods=["get"], filterset_class=None)
     def replay(self, request, pk=None):
-        game = self.get_object()
+        game = get_object_or_404(Game.objects.only("id", "record"), pk=pk)
         if not game.record:
-            return Response({"detail": "no replay yet"}, status=status.HTTP_404_NOT_FOUND)
+            raise NotFound("This game has no replay record yet.")
         return Response(game.record)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH)],
+        responses={(200, "text/plain"): OpenApiTypes.STR},
+        summary="A seat's stderr log: for the owner of that seat's bot (and staff)",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"seats/(?P<seat>\d+)/stderr",
+        renderer_classes=[JSONRenderer, exports.PlainTextRenderer],
+        filterset_class=None,
+    )
+    def stderr(self, request, pk=None, seat=None):
+        row = get_object_or_404(
+            GameSeat.objects.select_related("bot_version__bot"), game_id=pk, seat=seat
+        )
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        if not row.bot_version.bot.can_edit(request.user):
+            raise PermissionDenied("Only the bot's owner may read its stderr log.")
+        return exports.text(row.stderr)
+
+    @extend_schema(
+        responses=CSV, filters=True, summary="The filtered games as CSV, one row per seat"
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="csv",
+        pagination_class=None,
+        renderer_classes=[JSONRenderer, exports.CSVRenderer],
+    )
+    def csv(self, request):
+        games = self.filter_queryset(Game.objects.order_by("id"))
+        return exports.games_csv(games, "games.csv")
+
+
+# -- ratings ---------------------------------------------------------------------------------
+
+
+class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
+    """Ratings (OpenSkill μ, σ and μ−3σ) per tournament and bot version, and their history."""
+
+    queryset = Rating.objects.select_related("bot_version__bot__owner").order_by("id")
+    serializer_class = RatingSerializer
+    filterset_class = RatingFilter
+
+    @extend_schema(responses=RatingChangeSerializer(many=True), summary="One row per rated game")
+    @action(detail=True, methods=["get"], filterset_class=None)
+    def history(self, request, pk=None):
+        rating = self.get_object()
+        changes = (
+            RatingChange.objects.filter(rating=rating)
+            .select_related("game")
+            .order_by("game__number")
+        )
+        page = self.paginate_queryset(changes)
+        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)

@@ -52,6 +52,7 @@ class BotVersion(models.Model):
         VALIDATING = "validating", "validating"
         READY = "ready", "ready"
         REJECTED = "rejected", "rejected"
+        WITHDRAWN = "withdrawn", "withdrawn"  # by its owner: enters no new tournament
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -121,6 +122,15 @@ class BotVersion(models.Model):
             reason=reason,
             validation_stderr=stderr,
             validated_at=timezone.now(),
+        )
+        return n == 1
+
+    def withdraw(self) -> bool:
+        """Any status but withdrawn -> withdrawn; its games and ratings stay."""
+        n = (
+            BotVersion.objects.filter(pk=self.pk)
+            .exclude(status=self.Status.WITHDRAWN)
+            .update(status=self.Status.WITHDRAWN)
         )
         return n == 1
 

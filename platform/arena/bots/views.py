@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from arena.games.models import GameSeat
@@ -12,7 +13,7 @@ from arena.ratings.models import Rating
 
 from . import services
 from .artifacts import UploadRefused
-from .forms import BotForm, UploadForm
+from .forms import BotForm, UploadForm, oversize_request
 from .models import Bot, fault_summary
 
 
@@ -63,18 +64,28 @@ def bot_detail(request, bot_id: int):
     )
 
 
+@csrf_exempt  # checked in _store_upload, once the Content-Length has been looked at
 @login_required
 @require_POST
 def bot_upload(request, bot_id: int):
     bot = _get_bot_for_owner(request, bot_id)
-    limit = settings.ARENA_UPLOAD_MAX_BYTES
-    if int(request.META.get("CONTENT_LENGTH") or 0) > limit + 64 * 1024:
-        # Refused before Django reads the body, so a huge upload never reaches the disk.
-        messages.error(request, f"Upload refused: uploads may be at most {limit // 1024} KiB.")
+    refused = oversize_request(request.META.get("CONTENT_LENGTH"))
+    if refused:
+        # Refused before anything reads the body (the CSRF check would read it whole to
+        # find its token), so a huge upload never reaches the disk.
+        messages.error(request, f"Upload refused: {refused}")
         return redirect(bot)
+    return _store_upload(request, bot)
+
+
+@csrf_protect
+def _store_upload(request, bot: Bot):
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, "Choose a file to upload.")
+        if "file" not in request.FILES:
+            messages.error(request, "Choose a file to upload.")
+        else:
+            messages.error(request, f"Upload refused: {' '.join(form.errors['file'])}")
         return redirect(bot)
     upload = form.cleaned_data["file"]
     try:

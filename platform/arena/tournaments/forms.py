@@ -4,6 +4,7 @@ import engine
 from arena.bots.models import BotVersion
 
 from .models import Tournament
+from .spec import FIELDS, NAME_MAX_LENGTH, OPTIONS_HELP, SpecError, check_spec
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -27,37 +28,36 @@ class EntrantChoice(forms.ModelMultipleChoiceField):
         return f"{obj.bot.title} · {obj.label}"
 
 
+def _whole(name: str) -> forms.IntegerField:
+    """A form field with the bounds and default of the shared specification."""
+    bound = FIELDS[name]
+    return forms.IntegerField(
+        min_value=bound.low,
+        max_value=bound.high,
+        initial=bound.default,
+        required=bound.default is not None,  # a field with no default may be left empty
+        help_text=bound.help,
+    )
+
+
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=100)
+    """The web's tournament form: its fields come from, and its checks end in, ``spec``."""
+
+    name = forms.CharField(max_length=NAME_MAX_LENGTH)
     title = forms.ChoiceField(choices=())
-    seats = forms.IntegerField(min_value=1, max_value=16, initial=4)
+    seats = _whole("seats")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
-    rounds = forms.IntegerField(
-        min_value=1,
-        max_value=1000,
-        initial=1,
-        help_text="Round robin: each round every entrant plays once in each seat. Duplicate: "
-        "each round's tables are replayed in every seat rotation with one seed.",
-    )
-    ladder_games = forms.IntegerField(
-        min_value=0, max_value=100_000, initial=0, help_text="Ladder: games before it closes."
-    )
+    rounds = _whole("rounds")
+    ladder_games = _whole("ladder_games")
     options = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}),
-        required=False,
-        help_text="Rule options, one per line as name = value; left out options take the "
-        "title's defaults for the number of seats.",
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, help_text=OPTIONS_HELP
     )
     entrants = EntrantChoice(
         queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple
     )
-    decision_ms = forms.IntegerField(min_value=10, max_value=600_000, initial=1000)
-    bank_ms = forms.IntegerField(min_value=0, max_value=3_600_000, initial=10_000)
-    seed = forms.IntegerField(
-        min_value=0,
-        required=False,
-        help_text="Leave empty to draw one at random. It is shown once the tournament is over.",
-    )
+    decision_ms = _whole("decision_ms")
+    bank_ms = _whole("bank_ms")
+    seed = _whole("seed")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,3 +71,16 @@ class TournamentForm(forms.Form):
 
     def clean_options(self):
         return parse_options(self.cleaned_data.get("options", ""))
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            spec = check_spec({**data, "entrants": list(data["entrants"])})
+        except SpecError as err:
+            for field, messages in err.fields.items():
+                for message in messages:
+                    self.add_error(field if field in self.fields else None, message)
+            return data
+        return spec.as_kwargs()

@@ -93,7 +93,7 @@ def test_it_refuses_an_empty_file(client, alice_bot):
 
 def test_it_refuses_a_file_over_the_size_limit(client, alice_bot, settings):
     settings.ARENA_UPLOAD_MAX_BYTES = 2048
-    assert_refused(client, alice_bot, "bot.py", b"#" * 4096, "at most 2.0 KiB")
+    assert_refused(client, alice_bot, "bot.py", b"#" * 4096, "is 4.0 KiB", "at most 2.0 KiB")
 
 
 def test_it_refuses_a_py_file_that_is_not_utf8(client, alice_bot):
@@ -207,7 +207,8 @@ def test_it_refuses_a_huge_upload_before_reading_it(client, alice_bot, settings)
     big = SimpleUploadedFile("bot.py", b"#" * (200 * 1024))
     response = client.post(f"/bots/{alice_bot.pk}/upload/", {"file": big}, follow=True)
     messages = [str(m) for m in response.context["messages"]]
-    assert messages == ["Upload refused: uploads may be at most 2 KiB."]
+    assert len(messages) == 1 and messages[0].startswith("Upload refused: This upload is 200.")
+    assert "uploads may be at most 2.0 KiB" in messages[0]
     assert not BotVersion.objects.filter(bot=alice_bot).exists()
 
 

@@ -1,0 +1,120 @@
+"""CSV and plain-text answers: games (one row per seat) and standings, streamed in chunks so a
+large export never sits in memory; a seat's stderr log as text."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator
+
+from django.http import HttpResponse, StreamingHttpResponse
+from rest_framework.renderers import BaseRenderer
+
+from arena.bots.models import BotVersion
+from arena.games.models import GameSeat
+
+CHUNK = 2000
+
+GAME_COLUMNS = [
+    "game", "tournament", "title", "number", "table", "seed", "status", "finished_at",
+    "match_ms", "seat", "bot_version", "bot", "score", "rank", "winner", "seat_status",
+    "fault_count",
+]  # fmt: skip
+STANDING_COLUMNS = [
+    "position", "bot_version", "bot", "ordinal", "mu", "sigma", "games", "wins",
+    "average_score", "faulted_games",
+]  # fmt: skip
+
+
+class TextRenderer(BaseRenderer):
+    """Lets a client ask for text/csv or text/plain; errors are then written as text too."""
+
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, dict) and "error" in data:
+            return f"{data['error']['code']}: {data['error']['message']}\n".encode()
+        return str(data).encode()
+
+
+class CSVRenderer(TextRenderer):
+    media_type = "text/csv"
+    format = "csv"
+
+
+class PlainTextRenderer(TextRenderer):
+    media_type = "text/plain"
+    format = "txt"
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def _stream(header: list[str], rows: Iterable[list], filename: str) -> StreamingHttpResponse:
+    writer = csv.writer(_Echo())
+
+    def lines() -> Iterator[str]:
+        yield writer.writerow(header)
+        for row in rows:
+            yield writer.writerow(row)
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def games_csv(games, filename: str) -> StreamingHttpResponse:
+    """``games`` (a filtered queryset) as one CSV row per seat, in game and seat order."""
+    seats = (
+        GameSeat.objects.filter(game__in=games.values("id"))
+        .order_by("game_id", "seat")
+        .values_list(
+            "game_id",
+            "game__tournament_id",
+            "game__tournament__title",
+            "game__number",
+            "game__table",
+            "game__seed",
+            "game__status",
+            "game__finished_at",
+            "game__match_ms",
+            "seat",
+            "bot_version_id",
+            "bot_version__bot__owner__username",
+            "bot_version__bot__name",
+            "bot_version__number",
+            "score",
+            "rank",
+            "winner",
+            "status",
+            "fault_count",
+        )  # fmt: skip
+    )
+
+    def rows():
+        for row in seats.iterator(chunk_size=CHUNK):
+            *game, owner, name, number, score, rank, winner, status, faults = row
+            finished = game[7].isoformat() if game[7] else ""
+            label = BotVersion.make_label(owner, name, number)
+            yield [*game[:7], finished, *game[8:], label, score, rank, winner, status, faults]
+
+    return _stream(GAME_COLUMNS, rows(), filename)
+
+
+def standings_csv(ratings, filename: str) -> StreamingHttpResponse:
+    """A tournament's ratings, best first, as CSV."""
+
+    def rows():
+        for position, r in enumerate(ratings.iterator(chunk_size=CHUNK), start=1):
+            yield [
+                position, r.bot_version_id, r.bot_version.label, r.ordinal, r.mu, r.sigma,
+                r.games, r.wins, r.average_score if r.average_score is not None else "",
+                r.faulted_games,
+            ]  # fmt: skip
+
+    return _stream(STANDING_COLUMNS, rows(), filename)
+
+
+def text(body: str) -> HttpResponse:
+    return HttpResponse(body, content_type="text/plain; charset=utf-8")

@@ -1,0 +1,145 @@
+"""Query filters of the list endpoints; every one is documented in the schema.
+
+Ids and titles filter by equality (an unknown one matches nothing: 200 and an empty page);
+a parameter given empty, or not of its type, is a 400 naming it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
+from django.db.models import Exists, OuterRef
+from django_filters import rest_framework as filters
+from django_filters.fields import IsoDateTimeField
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from arena.bots.models import Bot, BotVersion
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating
+from arena.tournaments.models import Tournament
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IdFilter(filters.NumberFilter):
+    """Equality on a whole-number id."""
+
+    field_class = forms.IntegerField
+
+
+class UtcDateTimeField(IsoDateTimeField):
+    """An ISO 8601 date-time, turned into UTC here: PostgreSQL refuses offsets beyond
+    ±15:59, and a date-time at the edge of year 1 has no UTC value at all."""
+
+    def to_python(self, value):
+        moment = super().to_python(value)
+        if moment is None:
+            return None
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError:  # within hours of year 1 or 9999: as far as any game goes
+            edge = datetime.min if moment.year == 1 else datetime.max
+            return edge.replace(tzinfo=UTC)
+
+
+class DateTimeFilter(filters.IsoDateTimeFilter):
+    field_class = UtcDateTimeField
+
+
+class AnyTextField(forms.CharField):
+    """Text that may hold a NUL character (no stored text does; see TextFilter)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+
+class TextFilter(filters.CharFilter):
+    """Equality on text; a value with a NUL character matches nothing (PostgreSQL text holds
+    none, and would refuse the query)."""
+
+    field_class = AnyTextField
+
+    def filter(self, qs, value):
+        if value and "\x00" in value:
+            return qs.none()
+        return super().filter(qs, value)
+
+
+def _title(field: str = "title") -> TextFilter:
+    return TextFilter(field_name=field, help_text="a title id, e.g. citadels or praga")
+
+
+class StrictFilterSet(filters.FilterSet):
+    """A parameter that is not text may not be given empty (django-filter would ignore it)."""
+
+    def is_valid(self):
+        valid = super().is_valid()
+        for name, value in self.data.items():
+            spec = self.filters.get(name)
+            if value == "" and spec is not None and not isinstance(spec, filters.CharFilter):
+                self.form.add_error(name, "Give a value, or leave the parameter out.")
+                valid = False
+        return valid
+
+
+class BotFilter(StrictFilterSet):
+    owner = TextFilter(field_name="owner__username", help_text="the owner's username")
+    title = _title()
+
+    class Meta:
+        model = Bot
+        fields = ["title", "owner"]
+
+
+class BotVersionFilter(StrictFilterSet):
+    title = _title("bot__title")
+    bot = IdFilter(field_name="bot_id", help_text="versions of this bot")
+
+    class Meta:
+        model = BotVersion
+        fields = ["bot", "status", "title"]
+
+
+class TournamentFilter(StrictFilterSet):
+    title = _title()
+
+    class Meta:
+        model = Tournament
+        fields = ["title", "status", "format"]
+
+
+class GameFilter(StrictFilterSet):
+    tournament = IdFilter(field_name="tournament_id", help_text="games of this tournament")
+    title = _title("tournament__title")
+    bot = IdFilter(method="with_bot", help_text="games a version of this bot played")
+    version = IdFilter(method="with_version", help_text="games this bot version played")
+    finished_after = DateTimeFilter(field_name="finished_at", lookup_expr="gte")
+    finished_before = DateTimeFilter(field_name="finished_at", lookup_expr="lt")
+
+    class Meta:
+        model = Game
+        fields = ["tournament", "status", "title", "bot", "version"]
+
+    def with_bot(self, games, name, value):
+        return games.filter(Exists(_seats().filter(bot_version__bot_id=value)))
+
+    def with_version(self, games, name, value):
+        return games.filter(Exists(_seats().filter(bot_version_id=value)))
+
+
+def _seats():
+    return GameSeat.objects.filter(game=OuterRef("pk"))
+
+
+class RatingFilter(StrictFilterSet):
+    tournament = IdFilter(field_name="tournament_id", help_text="ratings in this tournament")
+    bot_version = IdFilter(field_name="bot_version_id", help_text="ratings of this bot version")
+    bot = IdFilter(field_name="bot_version__bot_id", help_text="ratings of this bot's versions")
+
+    class Meta:
+        model = Rating
+        fields = ["tournament", "bot_version", "bot"]

@@ -1,0 +1,81 @@
+"""schemathesis against the schema the live server serves (real PostgreSQL): every operation,
+every check, anonymous and with a token; any failure fails the test."""
+
+import os
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating, RatingChange
+from tests.factories import make_builtin, make_tournament, make_user
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+EXAMPLES = int(os.environ.get("ARENA_CONTRACT_EXAMPLES", "25"))
+# Rules a JSON Schema cannot state (a name unique per owner, entrants ready and of the title,
+# the title's own seat range and options, a password that matches) refuse schema-valid
+# requests with 400 and the fields: for these operations alone, 400 counts as an answer to
+# schema-valid data.
+CONFIG = """
+[[operations]]
+include-name = [
+    "POST /api/v1/bots/", "PUT /api/v1/bots/{id}/", "PATCH /api/v1/bots/{id}/",
+    "POST /api/v1/bot-versions/", "POST /api/v1/tournaments/", "POST /api/v1/token/",
+]
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "400", "401", "403", "404", "409", "413", "429",
+]
+"""
+TOKEN = {}  # the fixture's token, for the signed-in run
+
+
+@pytest.fixture
+def served_schema(live_server, toy_title, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    # Generated requests come by the hundred; the limits themselves are tested elsewhere.
+    settings.ARENA_THROTTLE_RATES = {k: "100000/minute" for k in settings.ARENA_THROTTLE_RATES}
+    alice = make_user("alice")
+    versions = [make_builtin(alice, name=f"bot-{i}") for i in range(2)]
+    # Rows written directly, not played: a session's Celery workers, started by another test
+    # of this process, would take games this live-server test commits.
+    played = make_tournament(alice, versions, name="Contract cup")
+    game = Game.objects.create(
+        tournament=played, number=1, seed=1, status="finished", record={"title": "toy"}
+    )
+    for seat, version in enumerate(versions):
+        GameSeat.objects.create(
+            game=game, seat=seat, bot_version=version, score=seat, rank=2 - seat
+        )
+        rating = Rating.objects.create(
+            tournament=played, bot_version=version, mu=25, sigma=8, ordinal=1, games=1
+        )
+        RatingChange.objects.create(
+            rating=rating, game=game, mu_before=25, sigma_before=8, mu=25, sigma=8, ordinal=1
+        )
+    make_tournament(alice, versions, name="Draft cup")
+    config = schemathesis.config.SchemathesisConfig.from_str(CONFIG)
+    schema = schemathesis.openapi.from_url(live_server.url + "/api/v1/schema/", config=config)
+    TOKEN["key"] = Token.objects.create(user=alice).key
+    return schema
+
+
+schema = schemathesis.pytest.from_fixture("served_schema")
+# Derandomized: a failure shows again on the next run instead of by chance.
+generated = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+)
+
+
+@schema.parametrize()
+@generated
+def test_every_operation_holds_to_the_schema_anonymously(case):
+    case.call_and_validate()
+
+
+@schema.parametrize()
+@generated
+def test_every_operation_holds_to_the_schema_with_a_token(case):
+    case.call_and_validate(headers={"Authorization": f"Token {TOKEN['key']}"})

@@ -1,0 +1,41 @@
+"""/api/v1/token/: a username and password for the token; throttled per address."""
+
+import pytest
+
+from tests.factories import PASSWORD
+
+from .conftest import error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_right_password_gives_the_players_token(as_, people):
+    response = as_("anonymous").post("/api/v1/token/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 200
+    token = response.json()["token"]
+    assert people["alice"].auth_token.key == token
+
+
+def test_a_wrong_password_is_a_400(as_, people):
+    response = as_("anonymous").post("/api/v1/token/", {"username": "alice", "password": "x"})
+    assert error_of(response, 400)["code"] == "invalid"
+
+
+def test_after_the_limit_even_the_right_password_is_throttled(as_, people, settings):
+    settings.ARENA_THROTTLE_RATES = {**settings.ARENA_THROTTLE_RATES, "login": "5/minute"}
+    api = as_("anonymous")
+    for _ in range(5):
+        wrong = api.post("/api/token/", {"username": "alice", "password": "guess"})
+        assert wrong.status_code == 400
+    right = api.post("/api/token/", {"username": "alice", "password": PASSWORD})
+    assert error_of(right, 429)["code"] == "throttled"
+    assert int(right["Retry-After"]) > 0
+
+
+def test_uploads_and_tournament_creation_are_throttled_per_player(as_, versions, settings):
+    settings.ARENA_THROTTLE_RATES = {**settings.ARENA_THROTTLE_RATES, "tournament": "2/hour"}
+    payload = {"name": "c", "title": "toy", "seats": 2, "entrants": [v.pk for v in versions]}
+    for _ in range(2):
+        assert as_("alice").post("/api/v1/tournaments/", payload).status_code == 201
+    error_of(as_("alice").post("/api/v1/tournaments/", payload), 429)
+    assert as_("charlie").post("/api/v1/tournaments/", payload).status_code == 201

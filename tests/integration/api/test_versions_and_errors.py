@@ -1,0 +1,80 @@
+"""/api/ is an alias of /api/v1/; every refusal under /api/ has the one error body."""
+
+import pytest
+
+from .conftest import error_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_unversioned_prefix_answers_like_v1(as_, played):
+    api = as_("anonymous")
+    for path in ["games/", f"tournaments/{played.pk}/standings/", "titles/"]:
+        assert api.get(f"/api/{path}").json() == api.get(f"/api/v1/{path}").json(), path
+
+
+def test_an_unknown_api_url_is_a_json_404(client):
+    response = client.get("/api/v1/no-such-thing/")
+    assert error_of(response, 404)["code"] == "not_found"
+    assert response["Content-Type"] == "application/json"
+
+
+def test_a_page_past_the_end_is_a_404_with_the_error_body(as_, toy_title):
+    error_of(as_("anonymous").get("/api/v1/bots/", {"page": 99}), 404)
+
+
+def test_a_body_that_is_not_json_is_a_400(as_, people):
+    response = as_("alice").generic(
+        "POST", "/api/v1/bots/", "{not json", content_type="application/json"
+    )
+    assert error_of(response, 400)["code"] == "parse_error"
+
+
+def test_the_schema_describes_v1_and_each_operations_errors(client):
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert "/api/v1/tournaments/{id}/start/" in schema["paths"]
+    assert not [p for p in schema["paths"] if not p.startswith("/api/v1/")]
+    start = schema["paths"]["/api/v1/tournaments/{id}/start/"]["post"]["responses"]
+    assert {"200", "401", "403", "404", "409"} <= set(start)
+    upload = schema["paths"]["/api/v1/bot-versions/"]["post"]["responses"]
+    assert {"201", "400", "413", "429"} <= set(upload)
+    error = start["409"]["content"]["application/json"]["schema"]["$ref"]
+    assert error.endswith("/Error")
+    # the raw schema stays at its old URL too
+    assert client.get("/api/schema/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"bot": 10**30},
+        {"version": -(10**30)},
+        {"tournament": 10**30},
+        {"title": "a\x00b"},
+        {"finished_after": "0001-01-01T00:00:00+01:00"},
+        {"finished_before": "0113-05-17T12:05:43.2-23:15"},  # beyond PostgreSQL's offsets
+    ],
+)
+def test_odd_but_well_formed_filters_match_nothing_rather_than_fail(as_, played, query):
+    response = as_("anonymous").get("/api/v1/games/", query)
+    assert response.status_code == 200, response.content
+    assert response.json()["count"] in (0, 2)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page_size=0",
+        "page_size=201",
+        "page_size=x",
+        "page=",
+        "page=last",
+        "bot=",
+        "status=finished&status=void",
+    ],
+)
+def test_a_malformed_or_repeated_query_parameter_is_a_400(as_, played, query):
+    error = error_of(as_("anonymous").get(f"/api/v1/games/?{query}"), 400)
+    assert query.split("=")[0] in error["fields"]
