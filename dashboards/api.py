@@ -1,5 +1,8 @@
 """The dashboards' numbers over the API: each page's tables as JSON, or one table as CSV
-(``/api/analytics/<page>/?table=…&format=csv``), with the same filters as the pages."""
+(``/api/v1/analytics/<page>/?table=…&format=csv``), with the same filters as the pages.
+
+Errors are the API's one body (``arena.api.errors``): a bad filter is a 400 naming it, a table
+the page does not have a 404."""
 
 from __future__ import annotations
 
@@ -8,10 +11,14 @@ import io
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import renderers, status
+from rest_framework import renderers
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+import engine
+from arena.api.schema import ErrorSerializer
 
 from . import tables
 from .pages import PAGES
@@ -27,8 +34,8 @@ class CSVRenderer(renderers.BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        if isinstance(data, dict) and "detail" in data:
-            out.write(str(data["detail"]) + "\n")
+        if isinstance(data, dict) and "error" in data:
+            out.write(str(data["error"].get("message", "")) + "\n")
             return out.getvalue()
         rows = data.get("rows", []) if isinstance(data, dict) else []
         columns = list(rows[0]) if rows else []
@@ -38,22 +45,38 @@ class CSVRenderer(renderers.BaseRenderer):
         return out.getvalue()
 
 
+# Only a page whose title is not fixed (Seats) takes a ``title``.
+TITLE_FILTER = OpenApiParameter(
+    "title", OpenApiTypes.STR, enum=engine.titles(), description="title id (default citadels)"
+)
+# What the selection accepts, said in the schema so a client can tell before it asks.
+WHOLE = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+OPTION_PATTERN = r"^(\s*|[^=\x00]*[^=\s\x00][^=\x00]*=[^\x00]*)$"  # no NUL: not in PostgreSQL text
 FILTERS = [
-    OpenApiParameter("title", OpenApiTypes.STR, description="title id (seats page only)"),
-    OpenApiParameter("tournament", OpenApiTypes.INT, description="tournament id"),
-    OpenApiParameter("bot", OpenApiTypes.INT, description="bot id: only its seats"),
-    OpenApiParameter("bot_version", OpenApiTypes.INT, description="bot version id"),
-    OpenApiParameter("players", OpenApiTypes.INT, description="player count"),
+    OpenApiParameter("tournament", WHOLE, description="tournament id"),
+    OpenApiParameter("bot", WHOLE, description="bot id: only its seats"),
+    OpenApiParameter("bot_version", WHOLE, description="bot version id"),
+    OpenApiParameter("players", WHOLE, description="player count"),
     OpenApiParameter(
-        "option", OpenApiTypes.STR, many=True, description="rule option as name=value (repeat)"
+        "option",
+        OpenApiTypes.STR,
+        many=True,
+        pattern=OPTION_PATTERN,
+        description="rule option as name=value (repeat); name= alone is any value",
     ),
     OpenApiParameter("since", OpenApiTypes.DATE, description="finished on or after"),
     OpenApiParameter("until", OpenApiTypes.DATE, description="finished on or before"),
     OpenApiParameter(
-        "table", OpenApiTypes.STR, description="one table of the page (required for CSV)"
+        "table",
+        OpenApiTypes.STR,
+        description="one table of the page (404 if it has none of that name); CSV without it "
+        "is the page's first table",
     ),
     OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
 ]
+
+
+TYPED_FILTERS = ("tournament", "bot", "bot_version", "players", "since", "until")
 
 
 class AnalyticsView(APIView):
@@ -64,29 +87,45 @@ class AnalyticsView(APIView):
     renderer_classes = [renderers.JSONRenderer, CSVRenderer]
     page_name = ""
 
-    @extend_schema(parameters=FILTERS, responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         page = PAGES[self.page_name]
+        if request.query_params.get("format") not in (None, "json", "csv"):
+            raise ValidationError({"format": ["json or csv."]})
+        # The web form sends an empty field for "any"; over the API a typed parameter given
+        # empty is a mistake to name, as the schema says it is a number or a date.
+        empty = [
+            n
+            for n in TYPED_FILTERS
+            if n in request.query_params and not request.query_params[n].strip()
+        ]
+        if empty:
+            raise ValidationError({n: ["Give a value or leave the parameter out."] for n in empty})
         try:
             sel = selection_from(request.query_params, page.title)
         except SelectionError as error:
-            return Response({"detail": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+            field, _, message = str(error).partition(": ")
+            raise ValidationError({field: [message or str(error)]}) from None
         data = tables.page(page.name, sel)
         names = [k for k, v in data.items() if isinstance(v, list)]
-        wanted = request.query_params.get("table")
+        wanted = request.query_params.get("table") or None
         if wanted is None and request.accepted_renderer.format == "csv":
-            return Response(
-                {"detail": f"table: CSV is one table; choose one of {', '.join(names)}"},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            wanted = names[0]  # CSV is one table
         if wanted is None:
             return Response(data)
         if wanted not in names:
-            return Response(
-                {"detail": f"table: no table {wanted!r} here; one of {', '.join(names)}"},
-                status=status.HTTP_400_BAD_REQUEST,
+            raise NotFound(
+                f"The {page.name} page has no table {wanted!r}; it has {', '.join(names)}."
             )
         return Response({"games": data["games"], "table": wanted, "rows": data[wanted]})
+
+    def perform_content_negotiation(self, request, force=False):
+        # ``format`` is not DRF's renderer override here (the API turns that off, since
+        # ``format`` is a tournament filter): this view reads it itself.
+        wanted = request.query_params.get("format")
+        for renderer in self.get_renderers():
+            if renderer.format == wanted:
+                return renderer, renderer.media_type
+        return super().perform_content_negotiation(request, force)  # get() refuses a bad one
 
 
 def view_for(name: str):
@@ -94,4 +133,11 @@ def view_for(name: str):
     doc = f"The {name} dashboard's numbers: {PAGES[name].heading}."
     view = type(f"{name.capitalize()}AnalyticsView", (AnalyticsView,), {"page_name": name,
                                                                           "__doc__": doc})  # fmt: skip
+    parameters = ([TITLE_FILTER] if PAGES[name].title is None else []) + FILTERS
+
+    def get(self, request):  # a function of its own, so each page's schema has its parameters
+        return AnalyticsView.get(self, request)
+
+    responses = {200: OpenApiTypes.OBJECT, 404: ErrorSerializer}  # 404: no such table
+    view.get = extend_schema(parameters=parameters, responses=responses)(get)
     return extend_schema(tags=["analytics"], summary=doc)(view).as_view()

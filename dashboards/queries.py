@@ -28,6 +28,9 @@ FACTS = "games_analyticsfact"
 CACHE_SECONDS = 600
 
 
+BIGGEST = 2**63 - 1  # ids and counts are stored in 64-bit columns
+
+
 class SelectionError(ValueError):
     """A filter value a person must correct (the message says which and why)."""
 
@@ -58,8 +61,10 @@ def selection_from(params, title: str | None = None) -> Selection:
         raise SelectionError(f"title: unknown title {title!r}; one of {engine.titles()}")
     options = []
     for text in params.getlist("option") if hasattr(params, "getlist") else []:
+        if not text.strip():  # an empty field of the form: no condition
+            continue
         name, sep, value = text.partition("=")
-        if not sep or not name.strip():
+        if not sep or not name.strip() or "\x00" in text:
             raise SelectionError(f"option: write name=value, not {text!r}")
         if value.strip():  # "name=" is the form's "any value"
             options.append((name.strip(), value.strip()))
@@ -81,6 +86,8 @@ def _whole(params, name: str) -> int | None:
         return None
     if not text.isdigit():
         raise SelectionError(f"{name}: a whole number, not {text!r}")
+    if int(text) > BIGGEST:
+        raise SelectionError(f"{name}: at most {BIGGEST}, not {text}")
     return int(text)
 
 

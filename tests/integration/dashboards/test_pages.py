@@ -48,8 +48,15 @@ def test_bad_filters_get_a_message_not_an_error_page(client, history):
     response = client.get("/dashboards/seats/?players=many")
     assert response.status_code == 400
     assert "players: a whole number" in response.content.decode()
-    api = client.get("/api/analytics/seats/?since=soon")
-    assert api.status_code == 400 and "since" in api.json()["detail"]
+    api = client.get("/api/v1/analytics/seats/?since=soon")
+    assert api.status_code == 400 and "since" in api.json()["error"]["fields"]
+    empty = client.get("/api/v1/analytics/seats/?players=")
+    assert empty.status_code == 400 and "players" in empty.json()["error"]["fields"]
+    missing = client.get("/api/v1/analytics/seats/?table=nothing")
+    assert (
+        missing.status_code == 404
+        and "has no table 'nothing'" in missing.json()["error"]["message"]
+    )
 
 
 def test_the_characters_page_lists_base_and_dark_city_characters_with_the_bias_note(
@@ -69,14 +76,16 @@ def test_each_figure_table_comes_as_json_and_csv(client, history):
     assert text["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(text.content.decode())))
     assert [r["tile"] for r in rows] == [r["tile"] for r in page["zones"]]
-    assert client.get("/api/analytics/cranes/?format=csv").status_code == 400
-    assert client.get("/api/analytics/cranes/?table=nothing").status_code == 400
+    # CSV is one table: without ``table``, the page's first
+    first = client.get("/api/v1/analytics/cranes/?players=4&format=csv")
+    assert first.status_code == 200 and first["Content-Type"].startswith("text/csv")
+    assert client.get("/api/analytics/cranes/?table=nothing").status_code == 404
 
 
 def test_the_analytics_api_is_in_the_openapi_schema(client):
-    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
     for name in PAGES:
-        operation = schema["paths"][f"/api/analytics/{name}/"]["get"]
+        operation = schema["paths"][f"/api/v1/analytics/{name}/"]["get"]
         assert {p["name"] for p in operation["parameters"]} >= {"tournament", "players", "table"}
 
 

@@ -49,7 +49,7 @@ def test_the_page_offers_every_kit_the_protocol_the_runner_and_the_upload(client
         assert language in page
     assert '{"type": "act", "id": 17, "choice": 0}' in page
     assert "python -m workers.play --title citadels --bot starter-kits/citadels-python" in page
-    assert "/api/bot-versions/" in page and "python3 -m zipfile -c my-bot.zip" in page
+    assert "/api/v1/bot-versions/" in page and "python3 -m zipfile -c my-bot.zip" in page
     assert 'href="/getting-started/docs/bot-protocol.md"' in page
 
 
