@@ -1,5 +1,5 @@
 """The API's routes, mounted at /api/v1/ and, as an alias with the same handlers, at /api/
-(see arena/urls.py and docs/api/README.md). Room is left for /api/analytics/."""
+(see arena/urls.py and docs/api/README.md). The analytics are mounted beside it at /api/v1/analytics/ (dashboards/api_urls.py)."""
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
