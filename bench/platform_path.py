@@ -254,7 +254,7 @@ def _seed(args):
     from arena.bots.models import Bot
     from arena.games.services import MatchJob
     from arena.tournaments import scheduling, services
-    from arena.tournaments.management.commands.seed_demo import zip_folder
+    from arena.web.kits import find_kit, kit_zip
 
     owner = get_user_model().objects.create_user("bench")
     versions = []
@@ -264,7 +264,7 @@ def _seed(args):
             names = engine.bots(args.title)
             versions.append(bots.add_builtin_version(bot=bot, builtin_name=names[i % len(names)]))
             continue
-        kit = zip_folder(ROOT / "starter-kits" / f"{args.title}-python")
+        kit = kit_zip(find_kit(f"{args.title}-python"))
         version = bots.upload_version(
             bot=bot, filename="kit.zip", data=kit if i == 0 else _variant(kit, i)
         )

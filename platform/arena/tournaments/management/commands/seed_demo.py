@@ -1,7 +1,5 @@
 """Demo data: players, the built-in bots and starter kits as bot versions, a tournament per title."""
 
-import io
-import zipfile
 from pathlib import Path
 
 from django.conf import settings
@@ -14,6 +12,7 @@ from arena.bots.artifacts import UploadRefused
 from arena.bots.models import Bot, BotVersion
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
+from arena.web.kits import find_kit, kit_zip
 from dashboards.history import simulate
 
 DEMO_PASSWORD = "meeple-demo"
@@ -87,7 +86,7 @@ class Command(BaseCommand):
             owner=owner, title=title_id, name="starter-kit",
             defaults={"description": f"the {title_id} Python starter kit, as shipped"},
         )  # fmt: skip
-        data = zip_folder(folder)
+        data = kit_zip(find_kit(folder.name))  # exactly what the Getting started page offers
         try:
             version = bot_services.upload_version(bot=bot, filename="starter-kit.zip", data=data)
         except UploadRefused:
@@ -110,23 +109,6 @@ class Command(BaseCommand):
             entrants=versions,
             format=Tournament.Format.ROUND_ROBIN,
             rounds=rounds,
-            decision_ms=settings.ARENA_BOT_LIMITS.decision_ms,
-            bank_ms=settings.ARENA_BOT_LIMITS.bank_ms,
             seed=2026,
         )
         self.stdout.write(f"{title_id}: created {name!r} with {len(versions)} entrants")
-
-
-def zip_folder(folder: Path) -> bytes:
-    """The folder's files as a zip, without caches, in a stable order (same sha256 each time)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                info = zipfile.ZipInfo(
-                    str(path.relative_to(folder)), date_time=(2026, 1, 1, 0, 0, 0)
-                )
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.external_attr = 0o644 << 16
-                archive.writestr(info, path.read_bytes())
-    return buffer.getvalue()
