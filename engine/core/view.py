@@ -223,15 +223,18 @@ def _pack(all_frames: list[dict], labels: list[str], number: dict[str, int]) -> 
 
 
 def _sequence(packed: list[dict]) -> dict[str, Any]:
+    # The last frame also whole: the offline file opens there without decoding the rest.
     return {
         "first": packed[0],
         "deltas": [delta(a, b) for a, b in zip(packed, packed[1:], strict=False)],
+        "last": packed[-1],
     }
 
 
 def encode(all_frames: list[dict]) -> dict[str, Any]:
-    """The first frame whole and each next one as patches against the one before. The
-    decisions' option labels are numbers into one ``labels`` list (menus repeat a lot)."""
+    """The first frame whole, each next one as patches against the one before, and the last
+    whole again. The decisions' option labels are numbers into one ``labels`` list (menus
+    repeat a lot)."""
     labels: list[str] = []
     return {"labels": labels, **_sequence(_pack(all_frames, labels, {}))}
 

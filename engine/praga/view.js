@@ -128,8 +128,8 @@
       "<span>Active <b>" + e(ctx.seatName(t.active)) + "</b></span>" +
       "<span>Supply <b>" + e(t.supply.gold_windows) + "</b> gold / <b>" + e(t.supply.silver_windows) + "</b> silver windows</span></div>";
     sections.push(["table", html]);
-    sections.push(["boards", "<div style='display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start'>" +
-      craneSvg(frame, ctx) + "<div>" + citySvg(frame, ctx) + "</div></div>"]);
+    sections.push(["crane", craneSvg(frame, ctx), { "class": "mv-inline" }]);
+    sections.push(["city", citySvg(frame, ctx), { "class": "mv-inline" }]);
     html = "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows'>";
     ["upgrade", "wall", "building"].forEach(function (r) {
       html += "<tr><th>" + r + "</th>" + (t.rows.display[r] || []).map(function (tile) {
@@ -147,7 +147,7 @@
     sections.push(["rows", html]);
     sections.push(["tracks", "<div class='mv-section'><h3>Tracks</h3>" + tracksSvg(frame, ctx) + "</div>"]);
     t.all_players.forEach(function (p, s) {
-      sections.push(["seat" + s, "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='pr-seat-" + s + "'>" +
+      sections.push(["seat" + s, [
         "<h4><span style='color:" + SEAT_COLOURS[s % 4] + "'>●</span> " + e(ctx.seatName(s)) + " — <b class='pr-score'>" + e(p.score) + "</b> points</h4>" +
         "<div class='mv-facts'>gold <b class='pr-gold'>" + e(p.gold) + "</b> · stone <b>" + e(p.stone) + "</b> · windows " + e(p.gold_windows) + " gold / " + e(p.silver_windows) +
         " silver · eggs " + e(p.eggs) + " · cubes " + e(p.cubes) + "</div>" +
@@ -156,10 +156,11 @@
         "<div class='mv-facts'>walls " + e(p.walls) + " · upgrades " + e(p.upgrades) + " · tokens " + e(p.red_tokens) + " red / " + e(p.blue_tokens) + " blue</div>" +
         (p.technologies.length ? "<div class='mv-facts'>technologies: " + p.technologies.map(function (x) {
           return e(ctx.legend.techs[x.tech] || x.tech) + (x.used ? " (used)" : "");
-        }).join("; ") + "</div>" : "") +
-        actionBoardSvg(p, s, ctx) +
-        (frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
-          (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : "") + "</div>"]);
+        }).join("; ") + "</div>" : ""),
+        actionBoardSvg(p, s, ctx),
+        frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
+          (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : ""
+      ], { "class": "mv-seat" + (s === active ? " mv-active" : ""), id: "pr-seat-" + s, "data-seat": s }]);
     });
     return sections;
   }
