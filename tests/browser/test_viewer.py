@@ -16,6 +16,7 @@ from tests.browser.test_first_tournament import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import make_user
 from tests.integration.platform.test_viewer import store_finished_game
 from tests.unit.viewer.games import citadels_record, praga_record
+from tests.unit.viewer.raw_ids import raw_ids
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "viewer"
@@ -164,3 +165,30 @@ def _check_drawn_state(page, state):
         assert page.inner_text("#pr-turn") == str(observation["turn"])
         built = page.locator("#pr-city [data-tile]").count()
         assert built == len(observation["city"]["buildings"])
+
+
+TEXTS_JS = """() => {
+  const viewer = document.getElementById('viewer').meepleViewer, out = [];
+  for (let i = 0; i < viewer.frames.length; i += 7) {
+    viewer.show(i);
+    out.push(document.getElementById('viewer').innerText);
+    document.querySelectorAll('#viewer title').forEach(t => out.push(t.textContent));
+  }
+  return out;
+}"""
+
+
+def test_the_praga_page_shows_names_not_raw_ids(browser, tmp_path):
+    """Every seventh position of a whole game, every perspective of the offline file: the
+    text drawn and every tooltip read as names (tests/unit/viewer/raw_ids.py)."""
+    path = view.write_game_html(praga_record(), tmp_path / "game.html")
+    page = _page(browser, offline=True)
+    page.goto(path.as_uri())
+    texts = []
+    for perspective in ("public", "all"):
+        page.select_option(".mv-perspective", perspective)
+        texts += page.evaluate(TEXTS_JS)
+    assert len(texts) > 100
+    leaks = {line: raw_ids(line) for text in texts for line in text.splitlines() if raw_ids(line)}
+    assert leaks == {}
+    assert page.errors == []
