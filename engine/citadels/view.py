@@ -113,56 +113,63 @@ def public_option(option: dict) -> dict:
     return {k: v for k, v in option.items() if k not in hidden}
 
 
+# How a person reads each kind of option (``n(key)`` names the option's card or character).
+OPTION_LABELS = {
+    "pick": lambda o, n, seat: f"Pick {n('character')}",
+    "discard": lambda o, n, seat: (
+        f"Discard {n('character' if 'character' in o else 'district')}"
+    ),
+    "take_gold": lambda o, n, seat: "Take 2 gold",
+    "draw_cards": lambda o, n, seat: "Draw cards",
+    "keep": lambda o, n, seat: f"Keep {n('district')}",
+    "build": lambda o, n, seat: f"Build {n('district')}",
+    "collect_income": lambda o, n, seat: "Collect income",
+    "end_turn": lambda o, n, seat: "End the turn",
+    "kill": lambda o, n, seat: f"Kill {n('character')}",
+    "bewitch": lambda o, n, seat: f"Bewitch {n('character')}",
+    "rob": lambda o, n, seat: f"Rob {n('character')}",
+    "swap_hands": lambda o, n, seat: f"Swap hands with {seat}",
+    "discard_draw": lambda o, n, seat: "Discard cards and draw as many",
+    "done": lambda o, n, seat: "Done",
+    "wizard": lambda o, n, seat: f"Look at {seat}'s hand",
+    "take": lambda o, n, seat: f"Take {n('district')}",
+    "build_now": lambda o, n, seat: "Build it now",
+    "to_hand": lambda o, n, seat: "Put it in hand",
+    "give_crown": lambda o, n, seat: f"Give the crown to {seat}",
+    "tribute_card": lambda o, n, seat: f"Pay {n('district')} as tribute",
+    "tribute_gold": lambda o, n, seat: "Pay 1 gold as tribute",
+    "abbot_tax": lambda o, n, seat: "Take 1 gold from the richest player",
+    "navigate": lambda o, n, seat: f"Navigate: take 4 {o.get('take')}",
+    "destroy": lambda o, n, seat: f"Destroy {seat}'s {n('district')}",
+    "recover": lambda o, n, seat: f"Recover {n('district')} for 1 gold",
+    "decline": lambda o, n, seat: "Decline",
+    "exchange": lambda o, n, seat: f"Exchange with {seat}: take {n('district')}",
+    "give": lambda o, n, seat: f"Give {n('district')}",
+    "queen_gold": lambda o, n, seat: "Take 3 gold (Queen)",
+    "beautify": lambda o, n, seat: f"Beautify {n('district')}",
+    "laboratory": lambda o, n, seat: f"Laboratory: discard {n('district')} for 1 gold",
+    "smithy": lambda o, n, seat: "Smithy: pay 2 gold, draw 3",
+    "museum": lambda o, n, seat: f"Museum: put {n('district')} under it",
+    "armory": lambda o, n, seat: f"Armory: destroy {seat}'s {n('district')}",
+    "search": lambda o, n, seat: f"Lighthouse: take {n('district')}",
+    "thank": lambda o, n, seat: "Thank the crown holder",
+    "keep_silent": lambda o, n, seat: "Keep silent (lose the turn)",
+}
+
+
 def option_label(option: dict, names: dict[str, str]) -> str:
     """How a person reads an option: ``Build Palace 宮殿``, ``Kill Thief 盜賊``."""
-    kind = option.get("kind")
 
     def n(key: str) -> str:
         value = option.get(key)
         return "(hidden)" if value is None else names.get(value, str(value))
 
-    seat = f"seat {option.get('seat')}"
-    labels = {
-        "pick": lambda: f"Pick {n('character')}",
-        "discard": lambda: f"Discard {n('character' if 'character' in option else 'district')}",
-        "take_gold": lambda: "Take 2 gold",
-        "draw_cards": lambda: "Draw cards",
-        "keep": lambda: f"Keep {n('district')}",
-        "build": lambda: f"Build {n('district')}",
-        "collect_income": lambda: "Collect income",
-        "end_turn": lambda: "End the turn",
-        "kill": lambda: f"Kill {n('character')}",
-        "bewitch": lambda: f"Bewitch {n('character')}",
-        "rob": lambda: f"Rob {n('character')}",
-        "swap_hands": lambda: f"Swap hands with {seat}",
-        "discard_draw": lambda: "Discard cards and draw as many",
-        "done": lambda: "Done",
-        "wizard": lambda: f"Look at {seat}'s hand",
-        "take": lambda: f"Take {n('district')}",
-        "build_now": lambda: "Build it now",
-        "to_hand": lambda: "Put it in hand",
-        "give_crown": lambda: f"Give the crown to {seat}",
-        "tribute_card": lambda: f"Pay {n('district')} as tribute",
-        "tribute_gold": lambda: "Pay 1 gold as tribute",
-        "abbot_tax": lambda: "Take 1 gold from the richest player",
-        "navigate": lambda: f"Navigate: take 4 {option.get('take')}",
-        "destroy": lambda: f"Destroy {seat}'s {n('district')}",
-        "recover": lambda: f"Recover {n('district')} for 1 gold",
-        "decline": lambda: "Decline",
-        "exchange": lambda: f"Exchange with {seat}: take {n('district')}",
-        "give": lambda: f"Give {n('district')}",
-        "queen_gold": lambda: "Take 3 gold (Queen)",
-        "beautify": lambda: f"Beautify {n('district')}",
-        "laboratory": lambda: f"Laboratory: discard {n('district')} for 1 gold",
-        "smithy": lambda: "Smithy: pay 2 gold, draw 3",
-        "museum": lambda: f"Museum: put {n('district')} under it",
-        "armory": lambda: f"Armory: destroy {seat}'s {n('district')}",
-        "search": lambda: f"Lighthouse: take {n('district')}",
-        "thank": lambda: "Thank the crown holder",
-        "keep_silent": lambda: "Keep silent (lose the turn)",
-    }
-    label = labels.get(kind)
-    return label() if label else json.dumps(option, ensure_ascii=False)
+    label = OPTION_LABELS.get(option.get("kind"))
+    return (
+        label(option, n, f"seat {option.get('seat')}")
+        if label
+        else json.dumps(option, ensure_ascii=False)
+    )
 
 
 @cache
