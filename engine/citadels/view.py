@@ -113,63 +113,74 @@ def public_option(option: dict) -> dict:
     return {k: v for k, v in option.items() if k not in hidden}
 
 
-# How a person reads each kind of option (``n(key)`` names the option's card or character).
+# How a person reads each kind of option: ``{character}`` and ``{district}`` are named
+# (``(hidden)`` where the field was removed), ``{card}`` is whichever of the two it has.
 OPTION_LABELS = {
-    "pick": lambda o, n, seat: f"Pick {n('character')}",
-    "discard": lambda o, n, seat: (
-        f"Discard {n('character' if 'character' in o else 'district')}"
-    ),
-    "take_gold": lambda o, n, seat: "Take 2 gold",
-    "draw_cards": lambda o, n, seat: "Draw cards",
-    "keep": lambda o, n, seat: f"Keep {n('district')}",
-    "build": lambda o, n, seat: f"Build {n('district')}",
-    "collect_income": lambda o, n, seat: "Collect income",
-    "end_turn": lambda o, n, seat: "End the turn",
-    "kill": lambda o, n, seat: f"Kill {n('character')}",
-    "bewitch": lambda o, n, seat: f"Bewitch {n('character')}",
-    "rob": lambda o, n, seat: f"Rob {n('character')}",
-    "swap_hands": lambda o, n, seat: f"Swap hands with {seat}",
-    "discard_draw": lambda o, n, seat: "Discard cards and draw as many",
-    "done": lambda o, n, seat: "Done",
-    "wizard": lambda o, n, seat: f"Look at {seat}'s hand",
-    "take": lambda o, n, seat: f"Take {n('district')}",
-    "build_now": lambda o, n, seat: "Build it now",
-    "to_hand": lambda o, n, seat: "Put it in hand",
-    "give_crown": lambda o, n, seat: f"Give the crown to {seat}",
-    "tribute_card": lambda o, n, seat: f"Pay {n('district')} as tribute",
-    "tribute_gold": lambda o, n, seat: "Pay 1 gold as tribute",
-    "abbot_tax": lambda o, n, seat: "Take 1 gold from the richest player",
-    "navigate": lambda o, n, seat: f"Navigate: take 4 {o.get('take')}",
-    "destroy": lambda o, n, seat: f"Destroy {seat}'s {n('district')}",
-    "recover": lambda o, n, seat: f"Recover {n('district')} for 1 gold",
-    "decline": lambda o, n, seat: "Decline",
-    "exchange": lambda o, n, seat: f"Exchange with {seat}: take {n('district')}",
-    "give": lambda o, n, seat: f"Give {n('district')}",
-    "queen_gold": lambda o, n, seat: "Take 3 gold (Queen)",
-    "beautify": lambda o, n, seat: f"Beautify {n('district')}",
-    "laboratory": lambda o, n, seat: f"Laboratory: discard {n('district')} for 1 gold",
-    "smithy": lambda o, n, seat: "Smithy: pay 2 gold, draw 3",
-    "museum": lambda o, n, seat: f"Museum: put {n('district')} under it",
-    "armory": lambda o, n, seat: f"Armory: destroy {seat}'s {n('district')}",
-    "search": lambda o, n, seat: f"Lighthouse: take {n('district')}",
-    "thank": lambda o, n, seat: "Thank the crown holder",
-    "keep_silent": lambda o, n, seat: "Keep silent (lose the turn)",
+    "pick": "Pick {character}",
+    "discard": "Discard {card}",
+    "take_gold": "Take 2 gold",
+    "draw_cards": "Draw cards",
+    "keep": "Keep {district}",
+    "build": "Build {district}",
+    "collect_income": "Collect income",
+    "end_turn": "End the turn",
+    "kill": "Kill {character}",
+    "bewitch": "Bewitch {character}",
+    "rob": "Rob {character}",
+    "swap_hands": "Swap hands with {seat}",
+    "discard_draw": "Discard cards and draw as many",
+    "done": "Done",
+    "wizard": "Look at {seat}'s hand",
+    "take": "Take {district}",
+    "build_now": "Build it now",
+    "to_hand": "Put it in hand",
+    "give_crown": "Give the crown to {seat}",
+    "tribute_card": "Pay {district} as tribute",
+    "tribute_gold": "Pay 1 gold as tribute",
+    "abbot_tax": "Take 1 gold from the richest player",
+    "navigate": "Navigate: take 4 {take}",
+    "destroy": "Destroy {seat}'s {district}",
+    "recover": "Recover {district} for 1 gold",
+    "decline": "Decline",
+    "exchange": "Exchange with {seat}: take {district}",
+    "give": "Give {district}",
+    "queen_gold": "Take 3 gold (Queen)",
+    "beautify": "Beautify {district}",
+    "laboratory": "Laboratory: discard {district} for 1 gold",
+    "smithy": "Smithy: pay 2 gold, draw 3",
+    "museum": "Museum: put {district} under it",
+    "armory": "Armory: destroy {seat}'s {district}",
+    "search": "Lighthouse: take {district}",
+    "thank": "Thank the crown holder",
+    "keep_silent": "Keep silent (lose the turn)",
 }
+
+
+class _OptionFields(dict):
+    """The fields of an option as its label template reads them."""
+
+    def __init__(self, option: dict, names: dict[str, str]):
+        super().__init__()
+        self.option, self.names = option, names
+
+    def __missing__(self, key: str) -> str:
+        option = self.option
+        if key == "seat":
+            return f"seat {option.get('seat')}"
+        if key == "card":
+            key = "character" if "character" in option else "district"
+        value = option.get(key)
+        if key in ("character", "district"):
+            return "(hidden)" if value is None else self.names.get(value, str(value))
+        return str(value)
 
 
 def option_label(option: dict, names: dict[str, str]) -> str:
     """How a person reads an option: ``Build Palace 宮殿``, ``Kill Thief 盜賊``."""
-
-    def n(key: str) -> str:
-        value = option.get(key)
-        return "(hidden)" if value is None else names.get(value, str(value))
-
-    label = OPTION_LABELS.get(option.get("kind"))
-    return (
-        label(option, n, f"seat {option.get('seat')}")
-        if label
-        else json.dumps(option, ensure_ascii=False)
-    )
+    template = OPTION_LABELS.get(option.get("kind"))
+    if template is None:
+        return json.dumps(option, ensure_ascii=False)
+    return template.format_map(_OptionFields(option, names))
 
 
 @cache
