@@ -128,6 +128,7 @@ var MeepleViewer = (function () {
     this.tracks = {};
     this.playing = null;
     this.perspective = this.options.perspective || Object.keys(data.perspectives)[0];
+    this.written = window.location.hash;  // the address as this viewer last left it
     this.build();
     this.usePerspective(this.perspective, data.perspectives[this.perspective]);
     var start = this.fromHash();
@@ -181,6 +182,7 @@ var MeepleViewer = (function () {
       if (keys[e.key]) { e.preventDefault(); self.go(keys[e.key]); }
     });
     window.addEventListener("hashchange", function () {
+      self.written = window.location.hash;
       var at = self.fromHash();
       if (at !== null && at !== self.index) self.show(at);
     });
@@ -294,7 +296,12 @@ var MeepleViewer = (function () {
     this.hashPending = true;
     afterPaint(function () {
       self.hashPending = false;
-      if (window.location.hash !== self.hash) window.history.replaceState(null, "", self.hash);
+      var now = window.location.hash;
+      // An address followed since the last one written here is the person's: its
+      // hashchange shows that position, so it is not written over.
+      if (now !== self.written && self.fromHash() !== null) return;
+      if (now !== self.hash) window.history.replaceState(null, "", self.hash);
+      self.written = self.hash;
     });
   };
 
@@ -368,10 +375,10 @@ var MeepleViewer = (function () {
     var frames = this.frames, here = keyOf(frames.get(this.index)), i = this.index;
     if (step > 0) {
       while (i < frames.length - 1 && keyOf(frames.get(i)) === here) i++;
-    } else {
-      while (i > 0 && keyOf(frames.get(i)) === here) i--;  // the end of the one before
-      var before = keyOf(frames.get(i));
-      while (i > 0 && keyOf(frames.get(i - 1)) === before) i--;  // its start
+    } else {  // to where this turn or round began, or from there to the one before's start
+      if (i > 0 && keyOf(frames.get(i - 1)) !== here) i--;
+      var key = keyOf(frames.get(i));
+      while (i > 0 && keyOf(frames.get(i - 1)) === key) i--;
     }
     this.show(i);
   };
