@@ -95,32 +95,33 @@
       var city = t.cities[s];
       var revealed = frame.revealed[s] || [];
       var held = mine ? mine.my_characters : [];
-      html = "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='cd-seat-" + s + "'>" +
+      var hand = "";
+      if (mine) {
+        hand = "<div class='mv-facts'>hand:</div>" + row(ctx, mine.hand, null, "cd-hand");
+        if (mine.pending) hand += "<div class='mv-facts'>pending: " + e(JSON.stringify(mine.pending)) + "</div>";
+      }
+      sections.push(["seat" + s, [
         "<h4>" + (t.crown === s ? "<span title='crown 皇冠' class='cd-crown'>♛</span> " : "") + e(ctx.seatName(s)) +
         (t.completed[s] ? " <span title='completed city'>(city complete)</span>" : "") + "</h4>" +
         "<div class='mv-facts'>gold <b class='cd-gold'>" + e(t.gold[s]) + "</b> · hand <b class='cd-hand-size'>" + e(t.hand_sizes[s]) +
         "</b> · districts <b class='cd-city-size'>" + city.length + "</b>" + (t.museum[s] ? " · museum " + t.museum[s] : "") + "</div>" +
         "<div class='mv-facts cd-characters'>" +
         (revealed.length ? "revealed: " + revealed.map(function (x) { return e(c.ch(x)); }).join(", ") : "") +
-        (held.length ? (revealed.length ? " · " : "") + "holds: " + held.map(function (x) { return e(c.ch(x)); }).join(", ") : "") + "</div>" +
-        row(ctx, city.map(function (x) { return x.district; }), city, "cd-city");
-      if (mine) {
-        html += "<div class='mv-facts'>hand:</div>" + row(ctx, mine.hand, null, "cd-hand");
-        if (mine.pending) html += "<div class='mv-facts'>pending: " + e(JSON.stringify(mine.pending)) + "</div>";
-      }
-      if (frame.result) {
-        html += "<div class='mv-facts'>score <b class='cd-score'>" + e(frame.result.scores[s]) + "</b> · rank " +
-          e(frame.result.ranks[s]) + (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>";
-      }
-      sections.push(["seat" + s, html + "</div>"]);
+        (held.length ? (revealed.length ? " · " : "") + "holds: " + held.map(function (x) { return e(c.ch(x)); }).join(", ") : "") + "</div>",
+        row(ctx, city.map(function (x) { return x.district; }), city, "cd-city"),
+        hand,
+        frame.result ? "<div class='mv-facts'>score <b class='cd-score'>" + e(frame.result.scores[s]) + "</b> · rank " +
+          e(frame.result.ranks[s]) + (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : ""
+      ], { "class": "mv-seat" + (s === active ? " mv-active" : ""), id: "cd-seat-" + s, "data-seat": s }]);
     }
-    var events = t.events, shownFrom = Math.max(0, events.length - 40);
-    var before = ctx.index > 0 ? ctx.frames[ctx.index - 1].table.events.length : events.length;
-    html = "<div class='mv-section'><h3>Event log</h3><ol class='mv-log' id='cd-log' start='" + events.length + "' reversed>";
-    for (var i = events.length - 1; i >= shownFrom; i--) {
-      html += "<li" + (i >= before ? " class='mv-new'" : "") + ">" + e(eventText(events[i], c)) + "</li>";
+    // The whole log, oldest first, one part per event: a step adds or drops only its own
+    // events and unmarks the ones it marked before (the box keeps the newest in sight).
+    var events = t.events, items = [];
+    var before = ctx.index > 0 ? ctx.frame(ctx.index - 1).table.events.length : events.length;
+    for (var i = 0; i < events.length; i++) {
+      items.push("<span" + (i >= before ? " class='mv-new'" : "") + ">" + (i + 1) + ". " + e(eventText(events[i], c)) + "</span>");
     }
-    sections.push(["log", html + "</ol></div>"]);
+    sections.push(["log", ["<h3>Event log</h3>", [items]], { "class": "mv-section mv-eventlog", id: "cd-log" }]);
     return sections;
   }
 

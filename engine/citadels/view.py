@@ -113,56 +113,74 @@ def public_option(option: dict) -> dict:
     return {k: v for k, v in option.items() if k not in hidden}
 
 
+# How a person reads each kind of option: ``{character}`` and ``{district}`` are named
+# (``(hidden)`` where the field was removed), ``{card}`` is whichever of the two it has.
+OPTION_LABELS = {
+    "pick": "Pick {character}",
+    "discard": "Discard {card}",
+    "take_gold": "Take 2 gold",
+    "draw_cards": "Draw cards",
+    "keep": "Keep {district}",
+    "build": "Build {district}",
+    "collect_income": "Collect income",
+    "end_turn": "End the turn",
+    "kill": "Kill {character}",
+    "bewitch": "Bewitch {character}",
+    "rob": "Rob {character}",
+    "swap_hands": "Swap hands with {seat}",
+    "discard_draw": "Discard cards and draw as many",
+    "done": "Done",
+    "wizard": "Look at {seat}'s hand",
+    "take": "Take {district}",
+    "build_now": "Build it now",
+    "to_hand": "Put it in hand",
+    "give_crown": "Give the crown to {seat}",
+    "tribute_card": "Pay {district} as tribute",
+    "tribute_gold": "Pay 1 gold as tribute",
+    "abbot_tax": "Take 1 gold from the richest player",
+    "navigate": "Navigate: take 4 {take}",
+    "destroy": "Destroy {seat}'s {district}",
+    "recover": "Recover {district} for 1 gold",
+    "decline": "Decline",
+    "exchange": "Exchange with {seat}: take {district}",
+    "give": "Give {district}",
+    "queen_gold": "Take 3 gold (Queen)",
+    "beautify": "Beautify {district}",
+    "laboratory": "Laboratory: discard {district} for 1 gold",
+    "smithy": "Smithy: pay 2 gold, draw 3",
+    "museum": "Museum: put {district} under it",
+    "armory": "Armory: destroy {seat}'s {district}",
+    "search": "Lighthouse: take {district}",
+    "thank": "Thank the crown holder",
+    "keep_silent": "Keep silent (lose the turn)",
+}
+
+
+class _OptionFields(dict):
+    """The fields of an option as its label template reads them."""
+
+    def __init__(self, option: dict, names: dict[str, str]):
+        super().__init__()
+        self.option, self.names = option, names
+
+    def __missing__(self, key: str) -> str:
+        option = self.option
+        if key == "seat":
+            return f"seat {option.get('seat')}"
+        if key == "card":
+            key = "character" if "character" in option else "district"
+        value = option.get(key)
+        if key in ("character", "district"):
+            return "(hidden)" if value is None else self.names.get(value, str(value))
+        return str(value)
+
+
 def option_label(option: dict, names: dict[str, str]) -> str:
     """How a person reads an option: ``Build Palace 宮殿``, ``Kill Thief 盜賊``."""
-    kind = option.get("kind")
-
-    def n(key: str) -> str:
-        value = option.get(key)
-        return "(hidden)" if value is None else names.get(value, str(value))
-
-    seat = f"seat {option.get('seat')}"
-    labels = {
-        "pick": lambda: f"Pick {n('character')}",
-        "discard": lambda: f"Discard {n('character' if 'character' in option else 'district')}",
-        "take_gold": lambda: "Take 2 gold",
-        "draw_cards": lambda: "Draw cards",
-        "keep": lambda: f"Keep {n('district')}",
-        "build": lambda: f"Build {n('district')}",
-        "collect_income": lambda: "Collect income",
-        "end_turn": lambda: "End the turn",
-        "kill": lambda: f"Kill {n('character')}",
-        "bewitch": lambda: f"Bewitch {n('character')}",
-        "rob": lambda: f"Rob {n('character')}",
-        "swap_hands": lambda: f"Swap hands with {seat}",
-        "discard_draw": lambda: "Discard cards and draw as many",
-        "done": lambda: "Done",
-        "wizard": lambda: f"Look at {seat}'s hand",
-        "take": lambda: f"Take {n('district')}",
-        "build_now": lambda: "Build it now",
-        "to_hand": lambda: "Put it in hand",
-        "give_crown": lambda: f"Give the crown to {seat}",
-        "tribute_card": lambda: f"Pay {n('district')} as tribute",
-        "tribute_gold": lambda: "Pay 1 gold as tribute",
-        "abbot_tax": lambda: "Take 1 gold from the richest player",
-        "navigate": lambda: f"Navigate: take 4 {option.get('take')}",
-        "destroy": lambda: f"Destroy {seat}'s {n('district')}",
-        "recover": lambda: f"Recover {n('district')} for 1 gold",
-        "decline": lambda: "Decline",
-        "exchange": lambda: f"Exchange with {seat}: take {n('district')}",
-        "give": lambda: f"Give {n('district')}",
-        "queen_gold": lambda: "Take 3 gold (Queen)",
-        "beautify": lambda: f"Beautify {n('district')}",
-        "laboratory": lambda: f"Laboratory: discard {n('district')} for 1 gold",
-        "smithy": lambda: "Smithy: pay 2 gold, draw 3",
-        "museum": lambda: f"Museum: put {n('district')} under it",
-        "armory": lambda: f"Armory: destroy {seat}'s {n('district')}",
-        "search": lambda: f"Lighthouse: take {n('district')}",
-        "thank": lambda: "Thank the crown holder",
-        "keep_silent": lambda: "Keep silent (lose the turn)",
-    }
-    label = labels.get(kind)
-    return label() if label else json.dumps(option, ensure_ascii=False)
+    template = OPTION_LABELS.get(option.get("kind"))
+    if template is None:
+        return json.dumps(option, ensure_ascii=False)
+    return template.format_map(_OptionFields(option, names))
 
 
 @cache

@@ -94,6 +94,8 @@ def decision_frame(decision, label: str, sees_options: bool, describe, chosen, h
     }
     if chosen is not None:
         if sees_options:
+            if chosen not in decision.options:
+                raise ReplayMismatch(f"the recorded option {chosen} is not offered here")
             out["chosen"] = decision.options.index(chosen)
         out["chosen_label"] = describe(chosen if sees_options or hide is None else hide(chosen))
     return out
@@ -137,15 +139,26 @@ def states(record: dict[str, Any]):
 def frames(record: dict[str, Any], perspective: Perspective) -> list[dict[str, Any]]:
     """One frame per decision of the record (its option about to be applied marked, where the
     perspective may see it), then the final position. ``"all"`` needs a finished game."""
+    return next(iter(frames_by(record, [perspective]).values()))
+
+
+def frames_by(record: dict[str, Any], perspectives: list[Perspective]) -> dict[str, list[dict]]:
+    """``frames`` of several perspectives from one replay, by the perspective's name."""
     module = view_module(_title_of(record))
-    perspective = parse_perspective(perspective, record.get("players", 0))
-    out, final = [], None
+    wanted = [parse_perspective(p, _players(record)) for p in perspectives]
+    out: dict[str, list[dict]] = {str(p): [] for p in wanted}
+    final = None
     for state, action in states(record):  # each view is taken before the next apply
-        out.append(module.view(state, perspective, chosen=action))
+        for p in wanted:
+            out[str(p)].append(module.view(state, p, chosen=action))
         final = state
-    if perspective == ALL and not final.is_over():
+    if ALL in wanted and not final.is_over():
         raise PerspectiveRefused("every hand is shown only once the game is over")
     return out
+
+
+def _players(record: Any) -> int:
+    return record.get("players", 0) if isinstance(record, dict) else 0
 
 
 def _title_of(record: Any) -> Title:
@@ -223,15 +236,18 @@ def _pack(all_frames: list[dict], labels: list[str], number: dict[str, int]) -> 
 
 
 def _sequence(packed: list[dict]) -> dict[str, Any]:
+    # The last frame also whole: the offline file opens there without decoding the rest.
     return {
         "first": packed[0],
         "deltas": [delta(a, b) for a, b in zip(packed, packed[1:], strict=False)],
+        "last": packed[-1],
     }
 
 
 def encode(all_frames: list[dict]) -> dict[str, Any]:
-    """The first frame whole and each next one as patches against the one before. The
-    decisions' option labels are numbers into one ``labels`` list (menus repeat a lot)."""
+    """The first frame whole, each next one as patches against the one before, and the last
+    whole again. The decisions' option labels are numbers into one ``labels`` list (menus
+    repeat a lot)."""
     labels: list[str] = []
     return {"labels": labels, **_sequence(_pack(all_frames, labels, {}))}
 
@@ -328,8 +344,8 @@ def viewer_data(
     numbers: dict[str, int] = {}
     packed_by: dict[str, list[dict]] = {}
     encoded: dict[str, Any] = {}
-    for perspective in perspectives:
-        packed = _pack(frames(record, perspective), labels, numbers)
+    for perspective, own in frames_by(record, perspectives).items():
+        packed = _pack(own, labels, numbers)
         best = _sequence(packed)
         # A perspective close to one before it (Praga's full view differs from its public
         # one at a few private choices) is sent as patches against that one, frame by frame.
@@ -340,8 +356,8 @@ def viewer_data(
             }
             if len(json.dumps(beside)) < len(json.dumps(best)):
                 best = beside
-        packed_by[str(perspective)] = packed
-        encoded[str(perspective)] = best
+        packed_by[perspective] = packed
+        encoded[perspective] = best
     decisions = len(packed) - 1
     return {
         "title": title.id,

@@ -6,6 +6,17 @@
   var CODE_FILL = { S: "#e8d28a", b: "#f4efe4", o: "#e9d7c3", "=": "#b8a07a", "~": "#8fb8de", h: "#c98b7a", ".": "#b9d8a4" };
   var SHORT = { mines: "mine", quarries: "quarry", upgrade: "upgr", wall: "wall", building: "bldg", road: "road" };
 
+  /* Names people read, from the legend (engine/praga/names.py): never a raw id. */
+  function amount(ctx, key, n) {
+    var names = ctx.legend.resources[key] || [key.replace(/_/g, " "), key.replace(/_/g, " ")];
+    return n + " " + (n === 1 ? names[0] : names[1]);
+  }
+  function rewardText(ctx, values) {
+    var keys = Object.keys(values || {});
+    return keys.length ? keys.map(function (k) { return amount(ctx, k, values[k]); }).join(" + ") : "nothing";
+  }
+  function named(table, id, fallback) { return (table && table[id]) || fallback; }
+
   function hexPoints(x, y, size) {
     var pts = [];
     for (var k = 0; k < 6; k++) {
@@ -31,11 +42,11 @@
       var b = built[h], sq = squares[h];
       if (b) {
         fill = b.cube >= 0 ? SEAT_COLOURS[b.cube % 4] : "#9a8f80";
-        label = b.tile;
-        tip = "building " + b.tile + (b.cube >= 0 ? " · " + ctx.seatName(b.cube) : "");
+        label = "⌂";
+        tip = named(ctx.legend.tiles, b.tile, "Building tile 建筑板块") + (b.cube >= 0 ? " · " + ctx.seatName(b.cube) : "");
       } else if (sq) {
-        label = sq.tile || "square";
-        tip = "square " + (sq.tile || "") + (sq.resolved ? " (resolved)" : "");
+        label = "square";
+        tip = named(ctx.legend.squares, sq.tile, "Square 广场") + (sq.resolved ? " (resolved)" : "");
       }
       out += "<g class='pr-hex' data-hex='" + h + "'" + (b ? " data-tile='" + e(b.tile) + "'" : "") + "><title>" + e(tip) + "</title>" +
         "<polygon points='" + hexPoints(x, y, size - 1) + "' fill='" + fill + "' stroke='#666' stroke-width='.7'/>" +
@@ -56,8 +67,8 @@
     crane.tiles.forEach(function (tile) {
       var a = (Math.PI * 2 * tile.position) / 12 - Math.PI / 2;
       var x = cx + R * Math.cos(a), y = cy + R * Math.sin(a);
-      var tip = "action tile " + tile.tile + ": " + tile.actions.map(function (n) { return ctx.legend.actions[n] || n; }).join(" / ") +
-        " · " + tile.zone + (tile.cost ? " · costs " + tile.cost + " gold" : "") + (tile.points ? " · " + tile.points + " points" : "");
+      var tip = "Action tile 行动板块: " + tile.actions.map(function (n) { return ctx.legend.actions[n] || n; }).join(" / ") +
+        " · " + tile.zone + " zone" + (tile.cost ? " · costs " + amount(ctx, "gold", tile.cost) : "") + (tile.points ? " · " + amount(ctx, "vp", tile.points) : "");
       out += "<g class='pr-crane-tile' data-tile='" + tile.tile + "' data-position='" + tile.position + "'><title>" + e(tip) + "</title>" +
         "<rect x='" + (x - 21).toFixed(1) + "' y='" + (y - 14).toFixed(1) + "' width='42' height='28' rx='4' fill='#fffdf5' stroke='#333'/>" +
         "<text x='" + x.toFixed(1) + "' y='" + (y - 2).toFixed(1) + "' font-size='9' text-anchor='middle'>" + e(SHORT[tile.actions[0]] || tile.actions[0]) + "</text>" +
@@ -68,23 +79,22 @@
     return "<svg id='pr-crane' width='240' height='240' viewBox='0 0 240 240'>" + out + "</svg>";
   }
 
-  function tileText(tile) {
-    if (!tile) return "—";
-    var extra = tile.action || Object.keys(tile.reward || {}).map(function (k) { return tile.reward[k] + " " + k; }).join(", ");
-    var cost = Object.keys(tile.cost || {}).map(function (k) { return tile.cost[k] + " " + k; }).join("+");
-    return tile.id + (extra ? " (" + extra + ")" : "") + (cost ? " · cost " + cost : "") + (tile.special ? " · special" : "");
+  function tileText(tile, ctx) {
+    return tile ? named(ctx.legend.tiles, tile.id, "a tile") : "—";
   }
 
+  /* A player's action board: the six actions (an upgraded one shows "+"), walls around. */
   function actionBoardSvg(player, seat, ctx) {
     var size = 13, cells = ctx.legend.action_board, tops = {}, e = ctx.esc, out = "";
     (player.action_board || []).forEach(function (h) { tops[h.hex] = h.tiles[h.tiles.length - 1]; });
     var names = Object.keys(ctx.legend.actions);
     cells.forEach(function (c, h) {
-      var p = centre(c.q, c.r, size), x = p[0] + 5 * size, y = p[1] + 4 * size;
-      var label = tops[h] || (h >= 1 && h <= 6 ? SHORT[names[h - 1]] : "");
-      var fill = tops[h] ? (h <= 6 ? "#f0d890" : SEAT_COLOURS[seat % 4]) : (h >= 1 && h <= 6 ? "#fbf0c8" : "#fafafa");
-      out += "<polygon points='" + hexPoints(x, y, size - .6) + "' fill='" + fill + "' stroke='#888' stroke-width='.5'/>" +
-        (label ? "<text x='" + x.toFixed(1) + "' y='" + (y + 2.5).toFixed(1) + "' font-size='6.5' text-anchor='middle'>" + e(label) + "</text>" : "");
+      var p = centre(c.q, c.r, size), x = p[0] + 5 * size, y = p[1] + 4 * size, action = h >= 1 && h <= 6;
+      var label = action ? SHORT[names[h - 1]] + (tops[h] ? "+" : "") : (tops[h] ? "wall" : "");
+      var fill = tops[h] ? (action ? "#f0d890" : SEAT_COLOURS[seat % 4]) : (action ? "#fbf0c8" : "#fafafa");
+      var tip = (action ? ctx.legend.actions[names[h - 1]] : "space " + h) + (tops[h] ? ": " + named(ctx.legend.tiles, tops[h], "a tile") : "");
+      out += "<g><title>" + e(tip) + "</title><polygon points='" + hexPoints(x, y, size - .6) + "' fill='" + fill + "' stroke='#888' stroke-width='.5'/>" +
+        (label ? "<text x='" + x.toFixed(1) + "' y='" + (y + 2.5).toFixed(1) + "' font-size='6.5' text-anchor='middle'>" + e(label) + "</text>" : "") + "</g>";
     });
     return "<svg class='pr-action-board' width='" + (10 * size) + "' height='" + (8 * size) + "'>" + out + "</svg>";
   }
@@ -128,26 +138,26 @@
       "<span>Active <b>" + e(ctx.seatName(t.active)) + "</b></span>" +
       "<span>Supply <b>" + e(t.supply.gold_windows) + "</b> gold / <b>" + e(t.supply.silver_windows) + "</b> silver windows</span></div>";
     sections.push(["table", html]);
-    sections.push(["boards", "<div style='display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start'>" +
-      craneSvg(frame, ctx) + "<div>" + citySvg(frame, ctx) + "</div></div>"]);
+    sections.push(["crane", craneSvg(frame, ctx), { "class": "mv-inline" }]);
+    sections.push(["city", citySvg(frame, ctx), { "class": "mv-inline" }]);
     html = "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows'>";
     ["upgrade", "wall", "building"].forEach(function (r) {
-      html += "<tr><th>" + r + "</th>" + (t.rows.display[r] || []).map(function (tile) {
-        return "<td>" + e(tileText(tile)) + "</td>";
+      html += "<tr><th>" + e(named(ctx.legend.rows, r, r)) + "</th>" + (t.rows.display[r] || []).map(function (tile) {
+        return "<td>" + e(tileText(tile, ctx)) + "</td>";
       }).join("") + "</tr>";
     });
     html += "</table></div>";
     html += "<div class='mv-section'><h3>Charles Bridge 查理大桥</h3><div class='mv-facts'>" +
       t.bridge.planks.map(function (p, i) {
-        return "plank " + i + ": " + e(p.tile || Object.keys(p.reward || {}).map(function (k) { return p.reward[k] + " " + k; }).join(", "));
+        return "plank " + (i + 1) + ": " + e(p.tile ? named(ctx.legend.bridge, p.tile, "a bridge tile") : rewardText(ctx, p.reward));
       }).join(" · ") + "</div>";
     html += "<div class='mv-facts'>Seals 玺印: " + Object.keys(t.seals).map(function (k) {
-      return e(ctx.legend.seals[k] || k) + (t.seals[k] >= 0 ? " (" + e(ctx.seatName(t.seals[k])) + ")" : "");
+      return e(named(ctx.legend.seals, k, "a seal 玺印")) + (t.seals[k] >= 0 ? " (" + e(ctx.seatName(t.seals[k])) + ")" : "");
     }).join(" · ") + "</div></div>";
     sections.push(["rows", html]);
     sections.push(["tracks", "<div class='mv-section'><h3>Tracks</h3>" + tracksSvg(frame, ctx) + "</div>"]);
     t.all_players.forEach(function (p, s) {
-      sections.push(["seat" + s, "<div class='mv-seat" + (s === active ? " mv-active" : "") + "' data-seat='" + s + "' id='pr-seat-" + s + "'>" +
+      sections.push(["seat" + s, [
         "<h4><span style='color:" + SEAT_COLOURS[s % 4] + "'>●</span> " + e(ctx.seatName(s)) + " — <b class='pr-score'>" + e(p.score) + "</b> points</h4>" +
         "<div class='mv-facts'>gold <b class='pr-gold'>" + e(p.gold) + "</b> · stone <b>" + e(p.stone) + "</b> · windows " + e(p.gold_windows) + " gold / " + e(p.silver_windows) +
         " silver · eggs " + e(p.eggs) + " · cubes " + e(p.cubes) + "</div>" +
@@ -155,11 +165,12 @@
         " · Hunger Wall " + e(p.hunger_wall.join("/")) + " · Cathedral " + e(p.cathedral.join("/")) + " · King's Road " + e(p.kings_road) + "</div>" +
         "<div class='mv-facts'>walls " + e(p.walls) + " · upgrades " + e(p.upgrades) + " · tokens " + e(p.red_tokens) + " red / " + e(p.blue_tokens) + " blue</div>" +
         (p.technologies.length ? "<div class='mv-facts'>technologies: " + p.technologies.map(function (x) {
-          return e(ctx.legend.techs[x.tech] || x.tech) + (x.used ? " (used)" : "");
-        }).join("; ") + "</div>" : "") +
-        actionBoardSvg(p, s, ctx) +
-        (frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
-          (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : "") + "</div>"]);
+          return e(named(ctx.legend.techs, x.tech, "a technology 技术")) + (x.used ? " (used)" : "");
+        }).join("; ") + "</div>" : ""),
+        actionBoardSvg(p, s, ctx),
+        frame.result ? "<div class='mv-facts'>final score <b>" + e(frame.result.scores[s]) + "</b> · rank " + e(frame.result.ranks[s]) +
+          (frame.result.winners.indexOf(s) >= 0 ? " ★ winner" : "") + "</div>" : ""
+      ], { "class": "mv-seat" + (s === active ? " mv-active" : ""), id: "pr-seat-" + s, "data-seat": s }]);
     });
     return sections;
   }

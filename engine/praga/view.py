@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.core.view import decision_frame
 
+from . import names
 from .geometry import ACTION_BOARD, ACTIONS, CityMap
 
 RENDERER = Path(__file__).with_name("view.js")
@@ -27,22 +28,6 @@ DATA = Path(__file__).with_name("data")
 SEAT_KEYS = ("seat", "you")
 PRIVATE_DECISIONS = frozenset({"choose_tech", "bridge_iv", "bridge_v"})
 
-ACTION_NAMES = {
-    "mines": "Manage mines 管理矿场",
-    "quarries": "Manage quarries 管理采石场",
-    "upgrade": "Upgrade an action 升级一个行动",
-    "wall": "Build a wall 建造城墙",
-    "building": "Build a building 建造建筑",
-    "road": "Build the King's Road 建造国王大道",
-}
-STRUCTURE_NAMES = {"hunger_wall": "Hunger Wall 饥饿之墙", "cathedral": "Cathedral 主教座堂"}
-SEAL_NAMES = {
-    "gold2": "2 gold",
-    "stone2": "2 stone",
-    "pair3": "3 points per pair",
-    "vp6": "6 points",
-    "vp4": "4 points",
-}
 DECISION_LABELS = {
     "turn": "plays the turn 回合",
     "mine": "manages a mine or quarry",
@@ -54,6 +39,7 @@ DECISION_LABELS = {
     "wall_space": "places the wall",
     "building_space": "places the building",
     "square_reward": "takes a square reward 广场奖励",
+    "square_half": "takes half a square reward 广场奖励",
     "bridge_iv": "keeps a bridge tile (IV)",
     "bridge_v": "chooses a bridge tile (V)",
     "plank": "chooses a plank of Charles Bridge 查理大桥",
@@ -81,83 +67,111 @@ def view(state, perspective, chosen: dict | None = None) -> dict[str, Any]:
         result = state.result()
         frame["result"] = {k: result[k] for k in ("scores", "ranks", "winners", "details")}
     else:
-        frame["decision"] = _decision(state.decision(), perspective, chosen)
+        frame["decision"] = _decision(state.decision(), perspective, chosen, observation)
     return frame
 
 
-def _decision(decision, perspective, chosen) -> dict[str, Any]:
+def _decision(decision, perspective, chosen, table) -> dict[str, Any]:
     return decision_frame(
         decision,
         DECISION_LABELS.get(decision.kind, decision.kind.replace("_", " ")),
         decision.kind not in PRIVATE_DECISIONS or perspective in ("all", decision.seat),
-        option_label,
+        lambda option: option_label(option, table),
         chosen,
     )
 
 
-def _reward(reward: dict | None) -> str:
-    if not reward:
-        return ""
-    return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in reward.items())
+def _action_tile(option, table) -> str:
+    for tile in (table or {}).get("crane", {}).get("tiles", []):
+        if tile["tile"] == option.get("tile"):
+            actions = " / ".join(names.ACTION_NAMES.get(a, a) for a in tile["actions"])
+            cost = f", costs {names.amount('gold', tile['cost'])}" if tile.get("cost") else ""
+            points = f", {names.amount('vp', tile['points'])}" if tile.get("points") else ""
+            return f"Take the action tile 行动板块 {actions} ({tile['zone']} zone{cost}{points})"
+    return "Take an action tile 行动板块 from the crane"
 
 
-def tile_name(tile: Any) -> str:
-    """A hex tile as people read it: ``Upgrade tile U100 (quarries)``, ``Wall tile W201``."""
-    if isinstance(tile, dict):
-        kind = tile.get("type", "")
-        extra = tile.get("action") or _reward(tile.get("reward"))
-        name = f"{kind.capitalize()} tile {tile.get('id')}"
-        return f"{name} ({extra})" if extra else name
-    return f"tile {tile}"
+def _pick(option) -> str:
+    tile = option.get("tile")
+    name = names.tiles().get(tile, "a tile") if isinstance(tile, str) else names.tile_name(tile)
+    row = names.ROW_NAMES.get(option.get("row"), "its row")
+    return f"Take {name} from the {row}, slot {1 + (option.get('slot') or 0)}"
 
 
-def option_label(option: dict) -> str:
-    """How a person reads an option: ``Take action tile 3``, ``Build a wall 建造城墙``."""
-    kind = option.get("kind")
-    get = option.get
-    labels = {
-        "take_tile": lambda: f"Take action tile {get('tile')} from the crane",
-        "action": lambda: ACTION_NAMES.get(get("action"), str(get("action"))),
-        "wheel_bonus": lambda: "Take the wheel bonus",
-        "action_bonus": lambda: f"Upgrade bonus of {get('action')} ({get('tile')} tile)",
-        "extra_action": lambda: (
-            f"Buy an extra action: {ACTION_NAMES.get(get('action'), '')}"
-            f" for {str(get('pay')).replace('_', ' + ')}"
-        ),
-        "use_tech": lambda: f"Use technology {get('tech')}",
-        "refresh": lambda: (
-            f"Refresh {get('row')} slots {'+'.join(map(str, get('slots') or []))} for {get('pay')}"
-        ),
-        "climb": lambda: f"Climb the {STRUCTURE_NAMES.get(get('structure'), '')}",
-        "lateral": lambda: f"Move along the {STRUCTURE_NAMES.get(get('structure'), '')}",
-        "road_effect": lambda: (
-            f"King's Road section {get('section')}: {get('effect')} effect {get('choice')}"
-        ),
-        "claim_seal": lambda: f"Claim the seal 玺印 {SEAL_NAMES.get(get('seal'), get('seal'))}",
-        "end_turn": lambda: "End the turn",
-        "mine": lambda: "Advance the marker" if get("mode") == "advance" else "Produce",
-        "token": lambda: f"Take production token {get('token')}",
-        "pick": lambda: f"Take {tile_name(get('tile'))} ({get('row')} row, slot {get('slot')})",
-        "orient": lambda: f"Turn it {60 * (get('rotation') or 0)}°",
-        "space": lambda: (
-            f"On hex {get('hex')}"
-            + (f" (row {get('row')}, column {get('col')})" if "row" in option else "")
-        ),
-        "square_reward": lambda: f"Square reward {'upper' if get('choice') == 0 else 'lower'}",
-        "bridge_tile": lambda: f"Bridge tile {get('tile')}",
-        "plank": lambda: f"Plank {get('plank')}",
-        "choose_tech": lambda: f"Technology {get('tech')}",
-        "structure": lambda: STRUCTURE_NAMES.get(get("structure"), str(get("structure"))),
-        "arrow_up": lambda: "Pay and cross the tier" if get("take") else "Stay",
-        "tech_action": lambda: ACTION_NAMES.get(get("action"), str(get("action"))),
-        "square": lambda: f"Square tile {get('square')}",
-        "track": lambda: f"Track: {str(get('track')).replace('_', ' ')}",
-        "produce": lambda: f"Produce on the {str(get('track')).replace('_', ' ')} track",
-        "resource": lambda: f"Take {get('resource')}",
-        "keep": lambda: f"Keep {get('gold')} gold and {get('silver')} silver windows",
-    }
-    label = labels.get(kind)
-    return label() if label else json.dumps(option, ensure_ascii=False)
+def _space(option) -> str:
+    if "row" in option:
+        return f"Build in the city at row {option['row']}, column {option['col']}"
+    return f"Place on the action board 行动图板, space {option.get('hex')}"
+
+
+def _action(key) -> str:
+    return names.ACTION_NAMES.get(key, "an action")
+
+
+def _structure(key) -> str:
+    return names.STRUCTURE_NAMES.get(key, "a structure")
+
+
+# How a person reads each kind of option (``table`` is the observation it was offered in).
+OPTION_LABELS = {
+    "take_tile": _action_tile,
+    "action": lambda o, t: _action(o.get("action")),
+    "wheel_bonus": lambda o, t: "Take the wheel bonus 行动轮奖励",
+    "action_bonus": lambda o, t: (
+        f"Take the upgrade bonus of {_action(o.get('action'))}"
+        f" ({'this' if o.get('tile') == 'current' else 'the covered'} upgrade tile)"
+    ),
+    "extra_action": lambda o, t: (
+        f"Buy an extra action 额外行动: {_action(o.get('action'))}"
+        f" for {names.WINDOW_PAYS.get(o.get('pay'), 'windows')}"
+    ),
+    "use_tech": lambda o, t: f"Use {names.techs().get(o.get('tech'), 'a technology 技术')}",
+    "refresh": lambda o, t: (
+        f"Refresh the {names.ROW_NAMES.get(o.get('row'), 'row')} 刷新: slots "
+        + " and ".join(str(1 + s) for s in o.get("slots") or [])
+        + f" for {names.amount(o.get('pay'), 1)}"
+    ),
+    "climb": lambda o, t: f"Climb the {_structure(o.get('structure'))}",
+    "lateral": lambda o, t: f"Move along the {_structure(o.get('structure'))}",
+    "road_effect": lambda o, t: names.road_effect(
+        o.get("section"), o.get("effect"), o.get("choice")
+    ),
+    "claim_seal": lambda o, t: f"Claim {names.seals().get(o.get('seal'), 'a seal 玺印')}",
+    "end_turn": lambda o, t: "End the turn",
+    "mine": lambda o, t: (
+        "Advance the marker (1 more mine or quarry)" if o.get("mode") == "advance" else "Produce"
+    ),
+    "token": lambda o, t: f"Take {names.tokens().get(o.get('token'), 'a production token')}",
+    "pick": lambda o, t: _pick(o),
+    "orient": lambda o, t: f"Turn it {60 * (o.get('rotation') or 0)}°",
+    "space": lambda o, t: _space(o),
+    "square_reward": lambda o, t: (
+        f"Square reward 广场奖励: the {'upper' if o.get('choice') == 0 else 'lower'} one"
+    ),
+    "bridge_tile": lambda o, t: f"Keep {names.bridge_tiles().get(o.get('tile'), 'a bridge tile')}",
+    "plank": lambda o, t: f"Plank {1 + (o.get('plank') or 0)} of Charles Bridge 查理大桥",
+    "choose_tech": lambda o, t: f"Keep {names.techs().get(o.get('tech'), 'a technology 技术')}",
+    "structure": lambda o, t: _structure(o.get("structure")),
+    "arrow_up": lambda o, t: "Pay and cross the tier" if o.get("take") else "Stay",
+    "tech_action": lambda o, t: _action(o.get("action")),
+    "square": lambda o, t: (
+        f"Take both rewards of {names.squares().get(o.get('square'), 'a square')}"
+    ),
+    "track": lambda o, t: f"A step on the {names.TRACK_NAMES.get(o.get('track'), 'track')}",
+    "produce": lambda o, t: f"Produce on the {names.TRACK_NAMES.get(o.get('track'), 'track')}",
+    "resource": lambda o, t: f"Take {names.amount(o.get('resource'), 1)}",
+    "keep": lambda o, t: (
+        f"Keep {names.amount('goldwin', o.get('gold', 0))}"
+        f" and {names.amount('silver', o.get('silver', 0))}"
+    ),
+}
+
+
+def option_label(option: dict, table: dict | None = None) -> str:
+    """How a person reads an option: ``Build a wall 建造城墙``, ``Keep Technology II 技术: ...``
+    (``table``, the observation it was offered in, names the action tiles on the crane)."""
+    label = OPTION_LABELS.get(option.get("kind"))
+    return label(option, table) if label else str(option.get("kind", "?")).replace("_", " ")
 
 
 @cache
@@ -167,14 +181,10 @@ def _data(name: str) -> dict:
 
 def legend(title) -> dict[str, Any]:
     """Static facts the drawing needs once: the city map (axial hex coordinates and the kind
-    code of each hex), the action board's hexes, the names of actions, structures, seals and
-    technologies, and the crane's twelve positions."""
+    code of each hex), the action board's hexes, the crane's twelve positions, the tracks'
+    sizes, and the names people read (names.py) for every id a frame holds: actions,
+    structures, seals, technologies, hex tiles, bridge tiles, production tokens, squares."""
     city = CityMap(_data("city.json"))
-    techs = {
-        t["id"]: f"{t['id']}: level {t['level']}, {t['effect'].replace('_', ' ')}"
-        + (f" ({t['icon']})" if t.get("icon") else "")
-        for t in _data("techs.json")["techs"]
-    }
     return {
         "city": [
             {"q": q, "r": r, "code": code, "row": row, "col": col}
@@ -183,14 +193,20 @@ def legend(title) -> dict[str, Any]:
             )
         ],
         "action_board": [{"q": q, "r": r} for q, r in ACTION_BOARD.board.coords],
-        "actions": {a: ACTION_NAMES[a] for a in ACTIONS},
-        "structures": STRUCTURE_NAMES,
-        "seals": SEAL_NAMES,
-        "techs": techs,
+        "actions": {a: names.ACTION_NAMES[a] for a in ACTIONS},
+        "structures": names.STRUCTURE_NAMES,
+        "rows": names.ROW_NAMES,
+        "resources": names.RESOURCES,
+        "seals": names.seals(),
+        "techs": names.techs(),
+        "tiles": names.tiles(),
+        "bridge": names.bridge_tiles(),
+        "tokens": names.tokens(),
+        "squares": names.squares(),
         "frame": [f.get("zone") for f in _data("crane.json")["frame"]],
         "tracks": {
             key: {"rows": board["base"]["rows"], "cols": board["base"]["cols"]}
             for key, board in _data("structures.json").items()
-            if key in STRUCTURE_NAMES
+            if key in names.STRUCTURE_NAMES
         },
     }

@@ -16,6 +16,7 @@ from tests.browser.test_first_tournament import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import make_user
 from tests.integration.platform.test_viewer import store_finished_game
 from tests.unit.viewer.games import citadels_record, praga_record
+from tests.unit.viewer.raw_ids import raw_ids
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "viewer"
@@ -102,14 +103,15 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.inner_text(".mv-position") == f"Decision 3 of {total}"
-    assert page.evaluate("location.hash") == "#d3"
+    page.wait_for_function("location.hash === '#d3'")  # the address follows once drawn
     page.keyboard.press("ArrowLeft")
-    assert page.evaluate("location.hash") == "#d2"
+    page.wait_for_function("location.hash === '#d2'")
     page.click("button[data-go=last]")
     assert page.inner_text(".mv-position") == f"End of the game ({total} decisions)"
     page.click("button[data-go=first]")
     page.click("button[data-go='turn+']")
     assert int(page.get_attribute(".meeple-viewer", "data-frame")) > 0
+    _keys_and_play(page, total)
 
     page.goto(url + "#d137")
     page.wait_for_selector(".mv-position")
@@ -118,6 +120,7 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     _check_drawn_state(page, state)
     marks = page.inner_text(".mv-marklist")
     assert "decision 3" in marks and "no answer within 1000 ms" in marks  # the owner's detail
+    assert page.get_attribute(".mv-log-link", "href") == f"/games/{game.pk}/seats/0/stderr.txt"
     page.screenshot(path=str(ARTIFACTS / f"page-{title_id}-public.png"), full_page=True)
 
     page.select_option(".mv-perspective", "0")  # the owner: what seat 0's bot was sent
@@ -143,10 +146,48 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     other.wait_for_selector(".mv-position")
     other.select_option(".mv-perspective", "0")
     other.wait_for_selector(".mv-message:has-text('Only the owner')")
-    assert other.locator(".mv-options").count() == 0 or state.decision().seat != 0
+    assert other.locator(".mv-options li").count() == 0 or state.decision().seat != 0
     assert "no answer within 1000 ms" not in other.inner_text(".mv-marklist")
+    assert "decision 3" in other.inner_text(".mv-marklist")  # the fault itself is public
+    assert other.locator(".mv-log-link").count() == 0
+    other.select_option(".mv-perspective", "all")  # the game is over: every hand
+    other.wait_for_function("document.querySelector('.mv-message').textContent === ''")
+    if title_id == "citadels":
+        hands = other.locator(".cd-hand").count()
+        assert hands == sum(1 for s in range(state.players) if state.observation(s)["hand"])
     other.screenshot(path=str(ARTIFACTS / f"page-{title_id}-refused.png"), full_page=True)
     assert page.errors == [] and other.errors == []
+
+
+def _frame(page) -> int:
+    return int(page.get_attribute(".meeple-viewer", "data-frame"))
+
+
+def _keys_and_play(page, total):
+    """End, Home, Page Down / Up by round, and play at the chosen speed, paused by space."""
+    page.keyboard.press("End")
+    assert page.inner_text(".mv-position") == f"End of the game ({total} decisions)"
+    page.keyboard.press("Home")
+    assert _frame(page) == 0
+    page.keyboard.press("PageDown")
+    second_round = _frame(page)
+    assert second_round > 0
+    page.keyboard.press("ArrowDown")  # a turn on
+    assert _frame(page) > second_round
+    page.keyboard.press("PageUp")  # back to where the round began
+    assert _frame(page) == second_round
+    page.keyboard.press("PageUp")
+    assert _frame(page) == 0
+    page.select_option(".mv-speed", "30")
+    page.click("button[data-go=play]")
+    page.wait_for_function("Number(document.querySelector('.meeple-viewer').dataset.frame) >= 4")
+    page.locator(".mv-position").click()  # the keys act outside the speed menu
+    page.keyboard.press(" ")
+    assert page.inner_text(".mv-play") == "▶ play"
+    paused = _frame(page)
+    page.wait_for_timeout(300)  # at 30 a second it would have moved on by now
+    assert _frame(page) == paused
+    page.keyboard.press("Home")
 
 
 def _check_drawn_state(page, state):
@@ -164,3 +205,30 @@ def _check_drawn_state(page, state):
         assert page.inner_text("#pr-turn") == str(observation["turn"])
         built = page.locator("#pr-city [data-tile]").count()
         assert built == len(observation["city"]["buildings"])
+
+
+TEXTS_JS = """() => {
+  const viewer = document.getElementById('viewer').meepleViewer, out = [];
+  for (let i = 0; i < viewer.frames.length; i += 7) {
+    viewer.show(i);
+    out.push(document.getElementById('viewer').innerText);
+    document.querySelectorAll('#viewer title').forEach(t => out.push(t.textContent));
+  }
+  return out;
+}"""
+
+
+def test_the_praga_page_shows_names_not_raw_ids(browser, tmp_path):
+    """Every seventh position of a whole game, every perspective of the offline file: the
+    text drawn and every tooltip read as names (tests/unit/viewer/raw_ids.py)."""
+    path = view.write_game_html(praga_record(), tmp_path / "game.html")
+    page = _page(browser, offline=True)
+    page.goto(path.as_uri())
+    texts = []
+    for perspective in ("public", "all"):
+        page.select_option(".mv-perspective", perspective)
+        texts += page.evaluate(TEXTS_JS)
+    assert len(texts) > 100
+    leaks = {line: raw_ids(line) for text in texts for line in text.splitlines() if raw_ids(line)}
+    assert leaks == {}
+    assert page.errors == []

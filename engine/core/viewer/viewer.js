@@ -41,38 +41,83 @@ var MeepleViewer = (function () {
     return root;
   }
 
-  function decodeFrames(encoded) {
-    var frames = [encoded.first];
-    for (var i = 0; i < encoded.deltas.length; i++) {
-      frames.push(applyPatches(frames[i], encoded.deltas[i]));
+  /* The frames of one perspective, decoded when first needed: a page that opens at the end
+     draws the encoder's whole last frame at once, and the frames before it are decoded in
+     idle time (or on the way to one asked for). A perspective sent as patches against
+     another ("base") decodes each frame from that one's. */
+  function Track(encoded, base) {
+    this.base = encoded.base !== undefined ? base : null;
+    this.encoded = encoded;
+    this.length = this.base ? encoded.beside.length : encoded.deltas.length + 1;
+    this.cache = new Array(this.length);
+    this.upTo = 0;  // every frame up to here is decoded (for a sequence)
+    if (!this.base) {
+      this.cache[0] = encoded.first;
+      if (encoded.last) this.cache[this.length - 1] = encoded.last;
     }
-    return frames;
   }
+
+  Track.prototype.get = function (i) {
+    var known = this.cache[i];
+    if (known !== undefined) return known;
+    if (this.base) return (this.cache[i] = applyPatches(this.base.get(i), this.encoded.beside[i]));
+    var deltas = this.encoded.deltas;
+    while (this.upTo < i) {
+      var next = this.upTo + 1;
+      if (next < this.length - 1 || this.cache[next] === undefined) {
+        this.cache[next] = applyPatches(this.cache[this.upTo], deltas[this.upTo]);
+      }
+      this.upTo = next;
+    }
+    return this.cache[i];
+  };
+
+  /* Decode the rest a slice at a time when the page is idle, so later steps only draw. */
+  Track.prototype.warm = function () {
+    var self = this, idle = window.requestIdleCallback || function (f) { return window.setTimeout(f, 16); };
+    function slice() {
+      var to = Math.min(self.length - 1, (self.base ? self.warmed || 0 : self.upTo) + 60);
+      for (var i = self.base ? self.warmed || 0 : self.upTo; i <= to; i++) self.get(i);
+      self.warmed = to + 1;
+      if (to < self.length - 1) idle(slice);
+    }
+    idle(slice);
+  };
 
   function seatName(ctx, seat) {
     return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + seat);
   }
 
-  function decisionHtml(frame, ctx) {
-    var d = frame.decision;
-    if (!d) return "<div class='mv-decision mv-over'>The game is over.</div>";
-    var html = "<div class='mv-decision'><div class='mv-who'><strong>" + esc(seatName(ctx, d.seat)) +
-      "</strong> " + esc(d.label) + "</div>";
-    if (d.options) {
-      html += "<ol class='mv-options' start='0'>";
-      for (var i = 0; i < d.options.length; i++) {
-        var mine = i === d.chosen;
-        html += "<li" + (mine ? " class='mv-chosen' data-chosen='1'" : "") + ">" +
-          esc(ctx.labels[d.options[i]]) + (mine ? " ◀ chosen" : "") + "</li>";
-      }
-      html += "</ol>";
-    } else {
-      html += "<div class='mv-hidden'>Options hidden from this perspective.</div>";
-      if (d.chosen_label) {
-        html += "<div class='mv-chosen' data-chosen='1'>Chosen: " + esc(d.chosen_label) + "</div>";
+  /* The decision box is built once and updated in place: a step rewrites only the option
+     lines whose text or mark changed, so a long menu costs little to step through. */
+  var DECISION_BOX = "<div class='mv-decision'><div class='mv-who'></div>" +
+    "<ol class='mv-options' start='0'></ol>" +
+    "<div class='mv-hidden'>Options hidden from this perspective.</div>" +
+    "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div></div>";
+
+  function showDecision(box, frame, ctx) {
+    var d = frame.decision, q = function (sel) { return box.querySelector(sel); };
+    if (!box.firstChild) box.innerHTML = DECISION_BOX;
+    box.firstChild.classList.toggle("mv-over", !d);
+    setHtml(q(".mv-who"), d ? "<strong>" + esc(seatName(ctx, d.seat)) + "</strong> " + esc(d.label) :
+      "The game is over.");
+    var list = q(".mv-options"), options = d && d.options ? d.options : [];
+    list.hidden = !(d && d.options);
+    while (list.children.length > options.length) list.removeChild(list.lastChild);
+    while (list.children.length < options.length) list.appendChild(document.createElement("li"));
+    for (var i = 0; i < options.length; i++) {
+      var li = list.children[i], mine = i === d.chosen;
+      var text = ctx.labels[options[i]] + (mine ? " ◀ chosen" : "");
+      if (li.textContent !== text) li.textContent = text;
+      if (li.classList.contains("mv-chosen") !== mine) {
+        li.classList.toggle("mv-chosen", mine);
+        if (mine) li.setAttribute("data-chosen", "1"); else li.removeAttribute("data-chosen");
       }
     }
-    return html + "</div>";
+    q(".mv-hidden").hidden = !d || !!d.options;
+    var line = q(".mv-chosen-line"), chosen = d && !d.options && d.chosen_label;
+    line.hidden = !chosen;
+    if (chosen && line.textContent !== "Chosen: " + chosen) line.textContent = "Chosen: " + chosen;
   }
 
   function Viewer(root, data, options) {
@@ -80,9 +125,10 @@ var MeepleViewer = (function () {
     this.data = data;
     this.options = options || {};
     this.renderer = renderers[data.title];
-    this.cache = {};
+    this.tracks = {};
     this.playing = null;
     this.perspective = this.options.perspective || Object.keys(data.perspectives)[0];
+    this.written = window.location.hash;  // the address as this viewer last left it
     this.build();
     this.usePerspective(this.perspective, data.perspectives[this.perspective]);
     var start = this.fromHash();
@@ -136,6 +182,7 @@ var MeepleViewer = (function () {
       if (keys[e.key]) { e.preventDefault(); self.go(keys[e.key]); }
     });
     window.addEventListener("hashchange", function () {
+      self.written = window.location.hash;
       var at = self.fromHash();
       if (at !== null && at !== self.index) self.show(at);
     });
@@ -147,22 +194,17 @@ var MeepleViewer = (function () {
     return "As " + (data.seats[Number(p)] || "seat " + p) + " (its observation)";
   }
 
-  Viewer.prototype.decoded = function (name) {
-    var encoded = this.data.perspectives[name];
-    if (!this.cache[name]) {
-      if (encoded.base !== undefined) {  // patches against another perspective's frames
-        var base = this.decoded(encoded.base);
-        this.cache[name] = encoded.beside.map(function (p, i) { return applyPatches(base[i], p); });
-      } else {
-        this.cache[name] = decodeFrames(encoded);
-      }
+  Viewer.prototype.track = function (name) {
+    if (!this.tracks[name]) {
+      var encoded = this.data.perspectives[name];
+      this.tracks[name] = new Track(encoded, encoded.base !== undefined ? this.track(encoded.base) : null);
     }
-    return this.cache[name];
+    return this.tracks[name];
   };
 
   Viewer.prototype.usePerspective = function (name, encoded) {
     this.data.perspectives[name] = encoded;
-    this.frames = this.decoded(name);
+    this.frames = this.track(name);
     this.labels = encoded.labels || this.data.labels;
     this.perspective = name;
     var scrub = this.q(".mv-scrub");
@@ -176,6 +218,7 @@ var MeepleViewer = (function () {
       this.usePerspective(name, this.data.perspectives[name]);
       this.message("");
       this.show(this.index);
+      this.frames.warm();
       return;
     }
     if (!this.options.load) return;
@@ -191,6 +234,7 @@ var MeepleViewer = (function () {
       self.usePerspective(name, answer.frames);
       self.message("");
       self.show(self.index);
+      self.frames.warm();
     });
   };
 
@@ -228,31 +272,74 @@ var MeepleViewer = (function () {
   Viewer.prototype.show = function (index) {
     index = Math.max(0, Math.min(this.frames.length - 1, index));
     this.index = index;
-    var frame = this.frames[index];
-    var ctx = { data: this.data, legend: this.data.legend, index: index, frames: this.frames,
-      labels: this.labels,
+    var frames = this.frames, frame = frames.get(index);
+    var ctx = { data: this.data, legend: this.data.legend, index: index,
+      frame: function (i) { return frames.get(i); }, labels: this.labels,
       perspective: this.perspective, esc: esc, seatName: function (s) { return seatName(ctx, s); } };
     this.drawBoard(this.renderer ? this.renderer.draw(frame, ctx) :
       [["none", "<p>No drawing code for " + esc(this.data.title) + ".</p>"]]);
-    setHtml(this.q(".mv-decision-box"), decisionHtml(frame, ctx));
+    showDecision(this.q(".mv-decision-box"), frame, ctx);
     this.q(".mv-scrub").value = String(index);
     var total = this.frames.length - 1;
     this.q(".mv-position").textContent = index === total ?
       "End of the game (" + total + " decisions)" : "Decision " + (index + 1) + " of " + total;
     this.root.setAttribute("data-frame", String(index));
-    var hash = "#d" + (index + 1);
-    if (window.location.hash !== hash && window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", hash);
-    }
+    this.address("#d" + (index + 1));
   };
 
-  /* A renderer draws a frame as sections, [key, html] pairs; a section whose HTML is the
-     same as in the frame shown before is left alone, so a step redraws only what changed. */
+  /* history.replaceState costs a millisecond or two a call: the address follows the
+     position once the step is on screen, once for any number of steps in between. */
+  Viewer.prototype.address = function (hash) {
+    var self = this;
+    this.hash = hash;
+    if (this.hashPending || !(window.history && window.history.replaceState)) return;
+    this.hashPending = true;
+    afterPaint(function () {
+      self.hashPending = false;
+      var now = window.location.hash;
+      // An address followed since the last one written here is the person's: its
+      // hashchange shows that position, so it is not written over.
+      if (now !== self.written && self.fromHash() !== null) return;
+      if (now !== self.hash) window.history.replaceState(null, "", self.hash);
+      self.written = self.hash;
+    });
+  };
+
+  /* Run ``f`` after the next frame is painted (a message posted from requestAnimationFrame
+     is handled after that frame's rendering). */
+  function afterPaint(f) {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () { f(); };
+    window.requestAnimationFrame(function () { channel.port2.postMessage(0); });
+  }
+
+  /* A renderer draws a frame as sections, [key, html] pairs, where html may also be a list
+     of parts, and an optional third item names the section element's attributes (its
+     class, id...); a section or part whose HTML is the same as in the frame shown before
+     is left alone, so a step parses and lays out only what changed. */
   function setHtml(element, html) {
+    if (typeof html !== "string") return setParts(element, html);
     if (element.meepleHtml !== html) {
       element.innerHTML = html;
       element.meepleHtml = html;
+      element.meepleParts = null;
     }
+  }
+
+  function setParts(element, parts) {
+    if (element.meepleParts === undefined || element.meepleParts === null) {
+      element.innerHTML = "";
+      element.meepleHtml = null;
+    }
+    var children = element.children;
+    while (children.length > parts.length) element.removeChild(element.lastChild);
+    while (children.length < parts.length) {
+      var sub = document.createElement("div");
+      sub.className = "mv-sub";
+      element.appendChild(sub);
+    }
+    element.meepleParts = parts.length;
+    for (var i = 0; i < parts.length; i++) setHtml(children[i], parts[i]);
   }
 
   Viewer.prototype.drawBoard = function (sections) {
@@ -265,18 +352,33 @@ var MeepleViewer = (function () {
       }).join("");
       board.meepleKeys = keys;
     }
-    for (var i = 0; i < sections.length; i++) setHtml(board.children[i], sections[i][1]);
+    for (var i = 0; i < sections.length; i++) {
+      var part = board.children[i];
+      setHtml(part, sections[i][1]);
+      setAttributes(part, sections[i][2]);
+    }
   };
+
+  function setAttributes(element, attributes) {
+    var text = attributes ? JSON.stringify(attributes) : "";
+    if (element.meepleAttributes === text) return;
+    element.meepleAttributes = text;
+    element.className = "mv-part";
+    for (var name in attributes || {}) {
+      if (name === "class") element.className = "mv-part " + attributes[name];
+      else element.setAttribute(name, attributes[name]);
+    }
+  }
 
   Viewer.prototype.seek = function (step, keyOf) {
     if (!this.renderer || !keyOf) return;
-    var here = keyOf(this.frames[this.index]), i = this.index;
+    var frames = this.frames, here = keyOf(frames.get(this.index)), i = this.index;
     if (step > 0) {
-      while (i < this.frames.length - 1 && keyOf(this.frames[i]) === here) i++;
-    } else {
-      while (i > 0 && keyOf(this.frames[i]) === here) i--;  // the end of the one before
-      var before = keyOf(this.frames[i]);
-      while (i > 0 && keyOf(this.frames[i - 1]) === before) i--;  // its start
+      while (i < frames.length - 1 && keyOf(frames.get(i)) === here) i++;
+    } else {  // to where this turn or round began, or from there to the one before's start
+      if (i > 0 && keyOf(frames.get(i - 1)) !== here) i--;
+      var key = keyOf(frames.get(i));
+      while (i > 0 && keyOf(frames.get(i - 1)) === key) i--;
     }
     this.show(i);
   };
@@ -317,11 +419,13 @@ var MeepleViewer = (function () {
     boot: function (root, data, options) {
       var viewer = new Viewer(root, data, options);
       root.meepleViewer = viewer;
-      // bench/viewer.py reads this: when the first frame was drawn, after navigation began.
-      if (window.performance && performance.mark) performance.mark("meeple-first-frame");
+      afterPaint(function () {
+        // bench/viewer.py reads this: when the first frame was on screen.
+        if (window.performance && performance.mark) performance.mark("meeple-first-frame");
+        viewer.frames.warm();
+      });
       return viewer;
     },
-    decodeFrames: decodeFrames,
     esc: esc
   };
 })();
