@@ -40,6 +40,10 @@ class LadderError(ValueError):
     """A ladder request that is refused; the message says why and what to do."""
 
 
+class ChallengeLimit(LadderError):
+    """The player has asked for as many challenge games as the day allows."""
+
+
 def policy() -> matchmaking.Policy:
     return matchmaking.Policy(
         settled_sigma=settings.ARENA_LADDER_SETTLED_SIGMA,
@@ -296,7 +300,7 @@ def create_challenge(
     )
     allowed = settings.ARENA_CHALLENGE_GAMES_PER_DAY
     if recent + games > allowed:
-        raise LadderError(
+        raise ChallengeLimit(
             f"Challenges are limited to {allowed} games a day per player; you asked for "
             f"{recent} in the last 24 hours, so {max(0, allowed - recent)} more can run now."
         )
