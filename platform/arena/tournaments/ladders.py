@@ -335,8 +335,12 @@ def create_challenge(
 
 
 def _active(ladder: Tournament) -> list[Entrant]:
+    """The entrants matchmaking seats: active, with a version still ready (one its owner
+    withdrew through the versions' API plays no new game)."""
     return list(
-        ladder.entries.filter(status=Entrant.Status.ACTIVE)
+        ladder.entries.filter(
+            status=Entrant.Status.ACTIVE, bot_version__status=BotVersion.Status.READY
+        )
         .select_related("bot_version")
         .order_by("id")
     )
