@@ -13,11 +13,12 @@ Needs PostgreSQL and Redis on 127.0.0.1. It drops and makes again the database
    40 games are stored, so the workers are busy. Then the Python starter kit is uploaded as
    a new bot. The bench prints the time from the upload to its ``--first-games``-th stored
    game (validation included; target ≤ 2 min) and, over that same stretch, the worker
-   utilisation (target ≥ 90 %). Utilisation is the share of the two processes' time spent
-   holding a game, from claim to store, or a validation.
+   utilisation (target ≥ 90 %): the share of the two pool processes' time spent inside a
+   task, from the ``succeeded in`` times in the worker's log. Beside it, the shares spent
+   holding a game (claim to the store's first statement) and in the match runner.
 2. **Order** (in-process, no sandbox, no database: quick). ``--games`` ladder games among
    bots of known strength: the built-in ``builder`` bot, and copies that play a uniformly random
-   option with probability p (0.15, 0.3, … up to 1, which is the random bot), so a higher p is
+   option with probability p (0.1, 0.2, … up to 1, which is the random bot: 11 bots), so a higher p is
    a weaker bot. Tables are drawn by the ladder's own matchmaking (``pick_table``) and rated
    by its own rating update (``arena.ratings.services._rate_game``). Ratings lag by the
    ladder's window (ARENA_LADDER_IN_FLIGHT games planned before the oldest is rated), as on
@@ -33,10 +34,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 from collections import deque
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +48,7 @@ os.environ.setdefault("ARENA_BENCH_REDIS_DB", "9")
 import platform_path as shared  # noqa: E402  (sets the settings' environment first)
 
 WARM_UP_GAMES = 40
-WEAKENED = (0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 1.0)
+WEAKENED = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def main() -> int:
@@ -112,23 +114,52 @@ def _workers_part(args) -> None:
             for s in seats.select_related("game").order_by("game__finished_at")[: args.first_games]
         )
         version.refresh_from_db()
-        busy = _busy_seconds(ladder, version, start, last)
+        holding = _holding_seconds(ladder, version, start, last)
+        in_match = _match_seconds(ladder, start, last)
         cancel_tournament(ladder.pk)
+    busy = _task_seconds(shared.ROOT / "var" / "bench" / "worker.log", start, last)
     window = (last - start).total_seconds()
     print(
         f"   new version: validated in {(version.validated_at - start).total_seconds():.1f} s, "
         f"its first {args.first_games} games stored {window:.1f} s after the upload "
         f"(bench's clock: {waited:.1f} s; target <= 120 s)"
     )
+    share = 100 / (2 * window)
     print(
-        f"   worker utilisation over that time: {100 * busy / (2 * window):.1f} % "
-        f"(target >= 90 %; load average {os.getloadavg()[0]:.1f})"
+        f"   worker utilisation over that time: {share * busy:.1f} % of the 2 processes' time "
+        f"inside a task (Celery's task times; target >= 90 %; load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+    print(
+        f"   of which holding a game from claim to store {share * holding:.1f} %, in the match "
+        f"runner {share * in_match:.1f} % (the rest: the store's ratings and top-up, the claim)"
     )
 
 
-def _busy_seconds(ladder, version, start, end) -> float:
-    """Seconds the worker processes held a ladder game or the version's validation within
-    [start, end]."""
+def _task_seconds(log_path: Path, start, end) -> float:
+    """Seconds the worker's pool processes spent inside tasks within [start, end], from the
+    ``succeeded in`` lines of its log (their stamps are the machine's local time)."""
+    done = re.compile(r"^\[(\S+ \S+): INFO/ForkPoolWorker-\d+\] Task .* succeeded in ([0-9.e-]+)s")
+    total = 0.0
+    for line in log_path.read_text(errors="replace").splitlines():
+        found = done.match(line)
+        if not found:
+            continue
+        finish = datetime.strptime(found.group(1), "%Y-%m-%d %H:%M:%S,%f").astimezone()
+        begin = finish - timedelta(seconds=float(found.group(2)))
+        total += max(0.0, (min(finish, end) - max(begin, start)).total_seconds())
+    return total
+
+
+def _match_seconds(ladder, start, end) -> float:
+    """Seconds in the match runner of the ladder's games stored within [start, end]."""
+    games = ladder.games.filter(finished_at__gte=start, finished_at__lte=end)
+    return sum(g.match_ms or 0 for g in games) / 1000
+
+
+def _holding_seconds(ladder, version, start, end) -> float:
+    """Seconds the worker processes held a ladder game (claim to the store's first
+    statement) or the version's validation within [start, end]."""
     spans = [
         (g.started_at, g.finished_at or end)
         for g in ladder.games.filter(started_at__lt=end).exclude(finished_at__lt=start)
