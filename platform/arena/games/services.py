@@ -130,7 +130,8 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
         ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
             tournaments.top_up_ladder(
-                Tournament.objects.get(pk=job.tournament_id), stored_game=job.game_id
+                Tournament.objects.get(pk=job.tournament_id),
+                faulted=tuple(s.bot_version_id for s in seats if s.status != GameSeat.Status.OK),
             )
         if ladder or not pending.open_game:  # else the ratable read saw a game still to play
             tournaments.finish_if_done(job.tournament_id)

@@ -19,7 +19,7 @@ from openskill.models import PlackettLuce
 
 from arena import statements
 from arena.games.models import Game, GameSeat
-from arena.sql import RoundTrip, Rows, insert_rows, where_in
+from arena.sql import RoundTrip, Rows, insert_rows, rewrite, where_in
 from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 
@@ -161,8 +161,9 @@ def rate_titles(pending: Pending) -> int:
                 )  # fmt: skip
             )
     TitleRatingChange.objects.bulk_create(points)
-    TitleRating.objects.bulk_update(
-        rows.values(),
+    rewrite(
+        TitleRating,
+        list(rows.values()),
         ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"],
     )
     return len(points)

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -26,7 +26,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating
 from arena.ratings.services import ensure_ratings
-from arena.sql import RoundTrip
+from arena.sql import RoundTrip, rewrite
 
 from . import matchmaking, scheduling, services
 from .models import Challenge, Entrant, Tournament
@@ -202,14 +202,10 @@ def withdraw(ladder: Tournament, bot: Bot) -> Entrant:
     return entrant
 
 
-def suspend_faulting(ladder: Tournament, game_id: int) -> list[Entrant]:
-    """Suspend each uploaded version that faulted in this stored game and in every one of its
-    last ARENA_LADDER_SUSPEND_AFTER_FAULTS ladder games (a crash, a time-out, a failed
-    start); its owner is told by e-mail once the transaction commits."""
-    faulted = GameSeat.objects.filter(game_id=game_id).exclude(status=GameSeat.Status.OK)
-    versions = list(faulted.values_list("bot_version_id", flat=True))
-    if not versions:
-        return []
+def suspend_faulting(ladder: Tournament, versions: tuple[int, ...]) -> list[Entrant]:
+    """Suspend each uploaded version of ``versions`` (they faulted in the game just stored)
+    whose last ARENA_LADDER_SUSPEND_AFTER_FAULTS ladder games all faulted (a crash, a
+    time-out, a failed start); its owner is told by e-mail once the transaction commits."""
     needed = settings.ARENA_LADDER_SUSPEND_AFTER_FAULTS
     suspended = []
     entrants = ladder.entries.filter(
@@ -346,18 +342,22 @@ def _active(ladder: Tournament) -> list[Entrant]:
     )
 
 
-def top_up(ladder: Tournament, *, stored_game: int | None = None) -> int:
+def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
     """Fill the ladder's window (ARENA_LADDER_IN_FLIGHT games queued or running): first
     with scheduled challenge games, lowest number first, then with new games drawn by
     :mod:`matchmaking` among the active entrants. Called with the ladder's row locked (after
-    each stored game: ``stored_game``, whose faults may suspend a bot). Returns how many games
+    each stored game: ``faulted``, the versions whose seat in it faulted, may be suspended).
+    Returns how many games
     it sent."""
     if ladder.status != Tournament.Status.RUNNING:
         return 0
-    if stored_game is not None:
-        suspend_faulting(ladder, stored_game)
-    in_flight = ladder.games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])
-    room = services.window(ladder) - in_flight.count()
+    if faulted:
+        suspend_faulting(ladder, faulted)
+    games = ladder.games.aggregate(
+        open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
+        last=Max("number"),
+    )
+    room = services.window(ladder) - games["open"]
     if room <= 0:
         return 0
     with RoundTrip() as trip:
@@ -382,7 +382,7 @@ def top_up(ladder: Tournament, *, stored_game: int | None = None) -> int:
         )
         for e in entrants
     ]
-    first = (ladder.games.aggregate(last=Max("number"))["last"] or 0) + 1
+    first = (games["last"] or 0) + 1  # after every game, challenge games scheduled included
     rules = policy()
     tables = []
     for number in range(first, first + room):
@@ -391,7 +391,7 @@ def top_up(ladder: Tournament, *, stored_game: int | None = None) -> int:
         tables.append(seating)
         for seat, i in enumerate(seating):
             contenders[i] = _planned(contenders[i], seat, ladder.seats)
-    _plan(ladder, entrants, tables, send=True, balanced=True)
+    _plan(ladder, entrants, tables, send=True, balanced=True, first=first)
     return sent + len(tables)
 
 
@@ -401,11 +401,15 @@ def _planned(contender: matchmaking.Contender, seat: int, seats: int) -> matchma
     return replace(contender, planned_games=contender.planned_games + 1, seat_games=tuple(counts))
 
 
-def _plan(ladder, entrants, tables, *, send: bool, balanced: bool = False) -> list[int]:
+def _plan(
+    ladder, entrants, tables, *, send: bool, balanced: bool = False, first: int | None = None
+) -> list[int]:
     """Create the games of ``tables`` (entrant indexes; seated as given when ``balanced``,
     else balanced over the entrants' seats here) numbered after the ladder's last, and count
-    them in the entrants' planned games. Their ids."""
-    first = (ladder.games.aggregate(last=Max("number"))["last"] or 0) + 1
+    them in the entrants' planned games (``first``: the next free number, when known). Their
+    ids."""
+    if first is None:
+        first = (ladder.games.aggregate(last=Max("number"))["last"] or 0) + 1
     counts = {
         i: list(e.seat_games) + [0] * (ladder.seats - len(e.seat_games))
         for i, e in enumerate(entrants)
@@ -431,5 +435,5 @@ def _plan(ladder, entrants, tables, *, send: bool, balanced: bool = False) -> li
             entrant.planned_games += sum(counts[i]) - sum(entrant.seat_games)
             entrant.seat_games = counts[i]
             changed.append(entrant)
-    Entrant.objects.bulk_update(changed, ["planned_games", "seat_games"])
+    rewrite(Entrant, changed, ["planned_games", "seat_games"])
     return ids

@@ -261,10 +261,10 @@ def lock_for_store(trip: RoundTrip, tournament_id: int) -> Rows:
     return trip.read(statements.lock_tournament(), [tournament_id])
 
 
-def top_up_ladder(tournament: Tournament, *, stored_game: int | None = None) -> int:
+def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
     """Create ladder games until its window (ARENA_LADDER_IN_FLIGHT) is full or the game
     budget is spent; a standing ladder's top-up is ``arena.tournaments.ladders.top_up``
-    (``stored_game``: the game just stored, whose faults it looks at).
+    (``faulted``: the versions whose seat faulted in the game just stored).
 
     Called with the tournament row locked (start, and after each stored ladder game)."""
     if tournament.status != Tournament.Status.RUNNING:
@@ -272,7 +272,7 @@ def top_up_ladder(tournament: Tournament, *, stored_game: int | None = None) -> 
     if tournament.standing:
         from . import ladders
 
-        return ladders.top_up(tournament, stored_game=stored_game)
+        return ladders.top_up(tournament, faulted=faulted)
     existing = tournament.games.aggregate(
         total=Count("id"),
         open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
