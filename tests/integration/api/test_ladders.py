@@ -118,3 +118,22 @@ def test_the_ladder_and_bot_pages(client, ladder, people):
     client.post(f"/ladders/{ladder.pk}/withdraw/{bot.pk}/")
     mine.refresh_from_db()
     assert mine.status == Entrant.Status.WITHDRAWN
+
+
+def test_an_organiser_creates_a_ladder_with_other_rule_options(client, toy_title, people):
+    client.login(username="charlie", password=PASSWORD)
+    make_builtin(people["alice"], name="ready-one")
+    refused = client.post(
+        "/ladders/new/",
+        {"name": "Short hands", "title": "toy", "players": 2, "options": "max_cards = 9"},
+    )
+    assert "max_cards" in refused.content.decode() and refused.status_code == 200
+    made = client.post(
+        "/ladders/new/",
+        {"name": "Short hands", "title": "toy", "players": 2, "options": "max_cards = 2"},
+    )
+    ladder = ladders.standing_ladders("toy").get(name="Short hands")
+    assert made.status_code == 302 and ladder.options["max_cards"] == 2
+    owners = set(ladder.entries.values_list("bot_version__bot__owner__username", flat=True))
+    assert owners == {"arena", "alice"}  # the house bots and every ready bot of the title
+    assert ladder.games.filter(status="queued").exists()

@@ -107,7 +107,9 @@ def test_uploads_join_play_and_end_ordered_by_strength_and_a_new_version_takes_o
         assert max(counts) - min(counts) <= SEAT_TOLERANCE, (entry, counts)
 
 
-def test_a_crashing_version_is_suspended_and_its_owner_told(celery_workers, ladder, arena_files):
+def test_a_crashing_version_is_suspended_and_its_owner_told(
+    celery_workers, ladder, arena_files, client
+):
     dave = make_user("dave")
     dave.email = "dave@example.org"
     dave.save()
@@ -127,6 +129,8 @@ def test_a_crashing_version_is_suspended_and_its_owner_told(celery_workers, ladd
         what="the e-mail to the owner",
     )
     assert any("dave@example.org" in m and "suspended" in m for m in mail)
+    page = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert "v1 is suspended from" in page and "upload a new version" in page
     played = seats.count()
     fixed = upload(dave, "fragile", STRONG)
     wait_for(lambda: rated_games(ladder, fixed) >= 3, what="the fixed version's games")
