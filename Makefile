@@ -59,6 +59,7 @@ bench: setup
 	$(PY) bench/protocol.py
 	$(PY) bench/platform_path.py
 	$(PY) bench/scale.py
+	$(PY) bench/ladder.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

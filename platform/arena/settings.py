@@ -37,13 +37,21 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int, *, low: int, high: int) -> int:
+    return _env_number(name, default, int, "a whole number", low, high)
+
+
+def env_float(name: str, default: float, *, low: float, high: float) -> float:
+    return _env_number(name, default, float, "a number", low, high)
+
+
+def _env_number(name, default, parse, kind: str, low, high):
     raw = os.environ.get(name)
     if raw is None:
         return default
     try:
-        value = int(raw)
+        value = parse(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {kind}, not {raw!r}") from None
     if not low <= value <= high:
         raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}")
     return value
@@ -294,6 +302,36 @@ ARENA_GAMES_IN_FLIGHT = env_int("ARENA_GAMES_IN_FLIGHT", 64, low=1, high=100_000
 ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 60, low=1, high=86_400)
 # A bot is flagged when at least this share (percent) of its recent games had a fault.
 ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=100)
+
+# Standing ladders (docs/ladders.md): how many of a ladder's games are queued or running at
+# once (its share of the workers beside tournaments, which each keep ARENA_GAMES_IN_FLIGHT),
+# and the matchmaking's parameters (arena.tournaments.matchmaking.Policy).
+ARENA_LADDER_IN_FLIGHT = env_int("ARENA_LADDER_IN_FLIGHT", 8, low=1, high=10_000)
+ARENA_LADDER_SETTLED_SIGMA = env_float("ARENA_LADDER_SETTLED_SIGMA", 3.0, low=0.1, high=50)
+ARENA_LADDER_NEIGHBOURS = env_int("ARENA_LADDER_NEIGHBOURS", 3, low=1, high=100)
+ARENA_LADDER_EXPLORATION_PERCENT = env_int("ARENA_LADDER_EXPLORATION_PERCENT", 15, low=0, high=100)
+# An entrant whose last this many ladder games all faulted is suspended (a new version lifts it).
+ARENA_LADDER_SUSPEND_AFTER_FAULTS = env_int(
+    "ARENA_LADDER_SUSPEND_AFTER_FAULTS", 5, low=1, high=1000
+)
+# The owner of the house bots (the engine's built-in bots on every ladder) and the ladders.
+ARENA_HOUSE_USERNAME = env_str("ARENA_HOUSE_USERNAME", "arena")
+# Challenges: most games in one challenge, and per player over the last 24 hours.
+ARENA_CHALLENGE_MAX_GAMES = env_int("ARENA_CHALLENGE_MAX_GAMES", 50, low=1, high=100_000)
+ARENA_CHALLENGE_GAMES_PER_DAY = env_int("ARENA_CHALLENGE_GAMES_PER_DAY", 200, low=1, high=1_000_000)
+
+# E-mail (a suspended bot's owner is told): "console" prints it, "filebased" writes it under
+# ARENA_EMAIL_FILE_PATH (the demo's choices), "smtp" sends it through ARENA_EMAIL_HOST.
+EMAIL_BACKEND = "django.core.mail.backends.{}.EmailBackend".format(
+    env_choice("ARENA_EMAIL_BACKEND", "console", ("console", "filebased", "smtp"))
+)
+EMAIL_FILE_PATH = env_str("ARENA_EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
+EMAIL_HOST = env_str("ARENA_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("ARENA_EMAIL_PORT", 25, low=1, high=65_535)
+EMAIL_HOST_USER = env_str("ARENA_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("ARENA_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("ARENA_EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("ARENA_EMAIL_FROM", "Meeple Arena <arena@localhost>")
 
 # Celery (workers/celery.py reads these through the CELERY_ namespace).
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT, CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(

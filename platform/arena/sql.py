@@ -275,3 +275,28 @@ class RoundTrip:
             if kind is None:
                 for read, statement, rows in self._reads:
                     rows.rows = statement.rows(read.fetchall())
+
+
+def rewrite(model, objects: Sequence[Any], fields: Sequence[str]) -> None:
+    """Write ``fields`` of these saved model instances back in one statement: every column
+    inserted again, with ``ON CONFLICT (pk) DO UPDATE`` of ``fields``' columns. The ORM's
+    bulk_update builds a CASE per field and row in Python, which cost a ladder's store 70 ms
+    on this machine for a few rows."""
+    if not objects:
+        return
+    concrete = model._meta.concrete_fields
+    changed = [model._meta.get_field(f).column for f in fields]
+    pk = model._meta.pk.column
+    tail = f" ON CONFLICT ({pk}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in changed)
+    rows = [[_row_value(f, getattr(obj, f.attname)) for f in concrete] for obj in objects]
+    with cursor() as sql:
+        insert_rows(sql, model, [f.column for f in concrete], rows, tail)
+
+
+def _row_value(field, value):
+    kind = field.get_internal_type()
+    if kind == "JSONField":
+        return to_json(value)
+    if kind == "DateTimeField" and value is not None:
+        return row_timestamp(value)
+    return value

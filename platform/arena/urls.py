@@ -5,6 +5,7 @@ from django.urls import include, path
 from arena.bots import views as bots
 from arena.games import views as games
 from arena.players import views as players
+from arena.tournaments import ladder_views as ladders
 from arena.tournaments import views as tournaments
 from arena.web import views as web
 
@@ -34,6 +35,16 @@ urlpatterns = [
         tournaments.tournament_action,
         name="tournament-action",
     ),
+    path("ladders/", ladders.ladder_list, name="ladders"),
+    path("ladders/new/", ladders.ladder_new, name="ladder-new"),
+    path("ladders/<int:ladder_id>/", ladders.ladder_detail, name="ladder"),
+    path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
+    path(
+        "ladders/<int:ladder_id>/withdraw/<int:bot_id>/",
+        ladders.ladder_withdraw,
+        name="ladder-withdraw",
+    ),
+    path("bots/<int:bot_id>/challenges/", bots.bot_challenges, name="bot-challenges"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),

@@ -106,6 +106,9 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
         "ARENA_MEDIA_ROOT": str(arena_files / "media"),
         "ARENA_BOT_CACHE": str(arena_files / "bot-cache"),
         "ARENA_LOG_LEVEL": "INFO",
+        # Mail the workers send (a suspended bot's owner is told) lands where tests read it.
+        "ARENA_EMAIL_BACKEND": "filebased",
+        "ARENA_EMAIL_FILE_PATH": str(arena_files / "mail"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     }
     command = [

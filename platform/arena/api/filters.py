@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
-from arena.ratings.models import Rating
+from arena.ratings.models import Rating, TitleRating
 from arena.tournaments.models import Tournament
 
 
@@ -143,3 +143,21 @@ class RatingFilter(StrictFilterSet):
     class Meta:
         model = Rating
         fields = ["tournament", "bot_version", "bot"]
+
+
+class LadderFilter(StrictFilterSet):
+    title = _title()
+
+    class Meta:
+        model = Tournament
+        fields = ["title", "status"]
+
+
+class TitleRatingFilter(StrictFilterSet):
+    title = _title("bot__title")
+    bot = IdFilter(field_name="bot_id", help_text="the title ratings of this bot")
+    players = IdFilter(field_name="players", help_text="ratings at tables of this many players")
+
+    class Meta:
+        model = TitleRating
+        fields = ["title", "players", "bot"]

@@ -80,8 +80,14 @@ class BotSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "owner", "title", "name", "description", "created"]
-        read_only_fields = ["created"]
+        fields = ["id", "owner", "title", "name", "description", "accepts_challenges", "created"]
+        read_only_fields = ["created", "accepts_challenges"]
+        extra_kwargs = {
+            "accepts_challenges": {
+                "help_text": "false: others cannot challenge it on ladders "
+                "(POST /bots/{id}/challenges/ sets it)"
+            }
+        }
         # The name's uniqueness is checked in validate(), with a message naming the bot.
         validators = []
 
@@ -358,3 +364,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
             "sigma",
             "ordinal",
         ]
+
+
+class ChallengeOptSerializer(serializers.Serializer):
+    accepts = serializers.BooleanField(help_text="false: others cannot challenge it on ladders")

@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import ladders, views
 
 router = DefaultRouter()
 router.register("titles", views.TitleViewSet, basename="title")
@@ -14,6 +14,8 @@ router.register("bot-versions", views.BotVersionViewSet)
 router.register("tournaments", views.TournamentViewSet)
 router.register("games", views.GameViewSet)
 router.register("ratings", views.RatingViewSet)
+router.register("ladders", ladders.LadderViewSet, basename="ladder")
+router.register("title-ratings", ladders.TitleRatingViewSet)
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -43,6 +43,7 @@ from .permissions import CanEditOrReadOnly
 from .serializers import (
     BotSerializer,
     BotVersionSerializer,
+    ChallengeOptSerializer,
     GameSerializer,
     PlayerSerializer,
     ProgressSerializer,
@@ -161,6 +162,26 @@ class BotViewSet(
         fresh = BotVersion.objects.filter(pk__in=[v.pk for v in withdrawn]).order_by("number")
         context = self.get_serializer_context()
         return Response(BotVersionSerializer(fresh, many=True, context=context).data)
+
+    @extend_schema(
+        request=ChallengeOptSerializer,
+        responses=BotSerializer,
+        summary="Let others challenge the bot on ladders, or not",
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        filterset_class=None,
+        pagination_class=None,
+        parser_classes=[JSONParser],
+    )
+    def challenges(self, request, pk=None):
+        bot = self.get_object()
+        opt = ChallengeOptSerializer(data=request.data)
+        opt.is_valid(raise_exception=True)
+        bot.accepts_challenges = opt.validated_data["accepts"]
+        bot.save(update_fields=["accepts_challenges"])
+        return Response(self.get_serializer(bot).data)
 
     def perform_create(self, serializer):
         try:

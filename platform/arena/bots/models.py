@@ -18,6 +18,8 @@ class Bot(models.Model):
     name = models.CharField(max_length=64)
     description = models.TextField(blank=True)
     created = models.DateTimeField(default=timezone.now)
+    # Off: other players cannot challenge it on a ladder (its owner still can).
+    accepts_challenges = models.BooleanField(default=True)
 
     class Meta:
         constraints = [

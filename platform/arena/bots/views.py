@@ -9,7 +9,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from arena.games.models import GameSeat
-from arena.ratings.models import Rating
+from arena.ratings.models import Rating, TitleRating
+from arena.tournaments.models import Entrant
 
 from . import services
 from .artifacts import UploadRefused
@@ -60,8 +61,30 @@ def bot_detail(request, bot_id: int):
             "seats": seats,
             "ratings": ratings,
             "faults": fault_summary(bot),
+            "ladder_entries": Entrant.objects.filter(
+                bot_version__bot=bot, tournament__standing=True
+            )
+            .select_related("tournament", "bot_version")
+            .order_by("tournament_id", "-id"),
+            "title_ratings": TitleRating.objects.filter(bot=bot).select_related("bot_version"),
         },
     )
+
+
+@login_required
+@require_POST
+def bot_challenges(request, bot_id: int):
+    """The owner lets others challenge the bot on ladders, or not."""
+    bot = _get_bot_for_owner(request, bot_id)
+    bot.accepts_challenges = request.POST.get("accepts") == "yes"
+    bot.save(update_fields=["accepts_challenges"])
+    messages.success(
+        request,
+        "Others may challenge this bot."
+        if bot.accepts_challenges
+        else "Others can no longer challenge this bot.",
+    )
+    return redirect(bot)
 
 
 @csrf_exempt  # checked in _store_upload, once the Content-Length has been looked at

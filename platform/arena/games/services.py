@@ -126,9 +126,13 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
         tournaments.send_queued(next_game)  # on commit
         with RoundTrip() as second:
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
+        ratings.rate_titles(pending)
         ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
-            tournaments.top_up_ladder(Tournament.objects.get(pk=job.tournament_id))
+            tournaments.top_up_ladder(
+                Tournament.objects.get(pk=job.tournament_id),
+                faulted=tuple(s.bot_version_id for s in seats if s.status != GameSeat.Status.OK),
+            )
         if ladder or not pending.open_game:  # else the ratable read saw a game still to play
             tournaments.finish_if_done(job.tournament_id)
     ratings.report_invariants(job.tournament_id, pending.changes, pending.rated_after)

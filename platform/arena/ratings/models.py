@@ -5,7 +5,22 @@ from __future__ import annotations
 from django.db import models
 
 
-class Rating(models.Model):
+class RatingValues(models.Model):
+    """What a rating is, wherever it is kept: OpenSkill's μ and σ, the ordinal standings sort
+    by, and the counts beside it."""
+
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma, what standings show")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    faulted_games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+
+
+class Rating(RatingValues):
     # No index of its own: the unique (tournament, bot_version) serves lookups by tournament.
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="ratings", db_index=False
@@ -13,13 +28,7 @@ class Rating(models.Model):
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.CASCADE, related_name="ratings"
     )
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma, what standings show")
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
     score_total = models.BigIntegerField(default=0)
-    faulted_games = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -55,3 +64,50 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating.bot_version} after game {self.game.number}: {self.ordinal:.2f}"
+
+
+class TitleRating(RatingValues):
+    """A bot's rating over all its rated games of one player count on its title, whatever
+    the competition and version (each game updates it once, when its own competition rates
+    it)."""
+
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="title_ratings")
+    players = models.PositiveSmallIntegerField()
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="+", help_text="its last game's"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "players"], name="title_rating_unique")
+        ]
+        ordering = ["players", "-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} at {self.players} players: {self.ordinal:.2f}"
+
+
+class TitleRatingChange(models.Model):
+    """A point of a bot's title rating history: after which game, with which version (a
+    change of version is a marker on the chart)."""
+
+    title_rating = models.ForeignKey(
+        TitleRating, on_delete=models.CASCADE, related_name="history", db_index=False
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    bot_version = models.ForeignKey("bots.BotVersion", on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["title_rating", "game"], name="title_rating_change_unique"
+            )
+        ]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.title_rating.bot} after game {self.game_id}: {self.ordinal:.2f}"

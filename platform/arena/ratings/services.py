@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena import statements
 from arena.games.models import Game, GameSeat
-from arena.sql import RoundTrip, Rows, insert_rows, where_in
+from arena.sql import RoundTrip, Rows, insert_rows, rewrite, where_in
 from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 
-from .models import Rating, RatingChange
+from .models import Rating, RatingChange, TitleRating, TitleRatingChange
 
 log = logging.getLogger("arena.ratings")
 MODEL = PlackettLuce()
@@ -64,6 +66,7 @@ class Pending(NamedTuple):
     open_game: bool  # the tournament has a game not done yet (it cannot be finished)
     changes: tuple[list[Change], ...] = ()  # per game rated now, its history rows
     rated_after: int | None = None  # a rated game after an unrated one, as read (a bug)
+    games: tuple[tuple[int, list[RatedSeat]], ...] = ()  # per game rated now, its seats
 
 
 def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
@@ -82,8 +85,88 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pendin
         ratable = read_ratable(first, tournament_id)
     with RoundTrip() as second:
         pending = rate_ratable(ratable.rows, tournament_id, second.cursor)
+    rate_titles(pending)
     report_invariants(tournament_id, pending.changes, pending.rated_after)
     return pending
+
+
+def rate_titles(pending: Pending) -> int:
+    """Apply the games just rated in their competition to their bots' title ratings (one per
+    bot and player count, across every competition and version), with a history point per
+    game and bot that names the version. Rows are locked in id order, after the caller's
+    tournament lock, so stores of different tournaments never deadlock. Returns how many
+    points were written."""
+    games = [(game_id, seats) for game_id, seats in pending.games if seats]
+    if not games:
+        return 0
+    from arena.bots.models import BotVersion
+
+    versions = {s.bot_version_id for _, seats in games for s in seats}
+    bot_of = dict(BotVersion.objects.filter(pk__in=versions).values_list("id", "bot_id"))
+    keys = {
+        (bot_of[s.bot_version_id], len(seats)): s.bot_version_id
+        for _, seats in games
+        for s in seats
+    }
+    prior = MODEL.rating()
+    TitleRating.objects.bulk_create(
+        [
+            TitleRating(
+                bot_id=bot,
+                players=players,
+                bot_version_id=version,
+                mu=prior.mu,
+                sigma=prior.sigma,
+                ordinal=ordinal(prior.mu, prior.sigma),
+            )  # fmt: skip
+            for (bot, players), version in sorted(keys.items())
+        ],
+        ignore_conflicts=True,
+    )
+    wanted = Q()
+    for bot, players in keys:
+        wanted |= Q(bot_id=bot, players=players)
+    rows = {
+        (r.bot_id, r.players): r
+        for r in TitleRating.objects.select_for_update().filter(wanted).order_by("id")
+    }
+    seen = set(
+        TitleRatingChange.objects.filter(
+            title_rating__in=rows.values(), game_id__in=[g for g, _ in games]
+        ).values_list("title_rating_id", "game_id")
+    )
+    now, points = timezone.now(), []
+    for game_id, seats in games:
+        table = [rows[(bot_of[s.bot_version_id], len(seats))] for s in seats]
+        if any((r.pk, game_id) in seen for r in table):
+            continue  # rated into the title already (its competition was rated again)
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in table]
+        new = MODEL.rate(teams, ranks=[s.rating_rank for s in seats])
+        for seat, rating, (after,) in zip(seats, table, new, strict=True):
+            rating.mu, rating.sigma = after.mu, after.sigma
+            rating.ordinal = ordinal(after.mu, after.sigma)
+            rating.games += 1
+            rating.wins += int(seat.winner)
+            rating.faulted_games += int(seat.status != GameSeat.Status.OK)
+            rating.bot_version_id = seat.bot_version_id
+            points.append(
+                TitleRatingChange(
+                    title_rating=rating,
+                    game_id=game_id,
+                    bot_version_id=seat.bot_version_id,
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    ordinal=rating.ordinal,
+                    at=now,
+                )  # fmt: skip
+            )
+    TitleRatingChange.objects.bulk_create(points)
+    rewrite(
+        TitleRating,
+        list(rows.values()),
+        ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"],
+    )
+    return len(points)
 
 
 def read_ratable(trip: RoundTrip, tournament_id: int) -> Rows:
@@ -100,11 +183,12 @@ def rate_ratable(rows: list[RatableSeat], tournament_id: int, cursor) -> Pending
     open_game, rated_after = rows[0].first_open is not None, rows[0].rated_after
     if not games:
         return Pending(0, open_game, rated_after=rated_after)
-    rated = [
-        _rate_game(game_id, seats, ratings)
+    finished = tuple(
+        (game_id, seats)
         for game_id, (status, seats) in games.items()
         if status == Game.Status.FINISHED
-    ]
+    )
+    rated = [_rate_game(game_id, seats, ratings) for game_id, seats in finished]
     if rated:
         changes = [c for batch in rated for c in batch]
         insert_rows(cursor, RatingChange, statements.CHANGE_COLUMNS, changes)
@@ -116,7 +200,7 @@ def rate_ratable(rows: list[RatableSeat], tournament_id: int, cursor) -> Pending
             statements.RATINGS_UPSERT,
         )
     where_in(cursor, statements.MARK_RATED, statements.GAME_ID, list(games), [True])
-    return Pending(len(rated), open_game, tuple(rated), rated_after)
+    return Pending(len(rated), open_game, tuple(rated), rated_after, finished)
 
 
 class RatedSeat(NamedTuple):

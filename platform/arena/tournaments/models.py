@@ -34,6 +34,9 @@ class Tournament(models.Model):
     # Round robin and duplicate: how many rounds; ladder: how many games before it closes.
     rounds = models.PositiveIntegerField(default=1)
     ladder_games = models.PositiveIntegerField(default=0)
+    # A standing ladder never closes: bots' newest versions join and leave it as they are
+    # uploaded, withdrawn or suspended (arena.tournaments.ladders).
+    standing = models.BooleanField(default=False, db_index=True)
     # The tournament's time control; every other limit is the platform's (ARENA_BOT_LIMITS).
     decision_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.decision_ms)
     bank_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.bank_ms)
@@ -72,10 +75,25 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        REPLACED = "replaced", "replaced by a newer version"
+        WITHDRAWN = "withdrawn", "withdrawn by its owner"
+        SUSPENDED = "suspended", "suspended (its games kept faulting)"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.PROTECT, related_name="entries"
     )
+    # Only a standing ladder's entrants change status; matchmaking seats active ones.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    reason = models.TextField(blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+    # Games planned for it in this competition (queued, running or played), in all and per
+    # seat: what matchmaking balances, kept here so a top-up reads no game rows.
+    planned_games = models.PositiveIntegerField(default=0)
+    seat_games = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [
@@ -85,3 +103,26 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot_version} in {self.tournament}"
+
+
+class Challenge(models.Model):
+    """An owner's request for ``games`` games now, on a standing ladder, between their bot's
+    version and chosen opponents; its games are queued ahead of the ladder's own."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="challenges")
+    requester = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
+    )
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="challenges"
+    )
+    opponents = models.ManyToManyField("bots.BotVersion", related_name="+")
+    games = models.ManyToManyField("games.Game", related_name="challenges", blank=True)
+    game_count = models.PositiveIntegerField()
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk}: {self.bot_version} x{self.game_count}"

@@ -35,8 +35,17 @@ from .models import Entrant, Tournament
 
 log = logging.getLogger("arena.tournaments")
 
-# How many ladder games are kept queued or running at once.
-LADDER_IN_FLIGHT = 4
+
+def window(tournament: Tournament) -> int:
+    """How many of its games may be queued or running at once: its share of the workers.
+
+    The broker delivers in order and each stored game sends its competition's next, so
+    competitions running together share the workers in proportion to their windows
+    (docs/ladders.md): ARENA_GAMES_IN_FLIGHT for a tournament, ARENA_LADDER_IN_FLIGHT for a
+    ladder."""
+    if tournament.format == Tournament.Format.LADDER:
+        return settings.ARENA_LADDER_IN_FLIGHT
+    return settings.ARENA_GAMES_IN_FLIGHT
 
 
 class TournamentError(ValueError):
@@ -62,11 +71,17 @@ def create_tournament(
     decision_ms: int = DEFAULT_LIMITS.decision_ms,
     bank_ms: int = DEFAULT_LIMITS.bank_ms,
     seed: int | None = None,
+    standing: bool = False,
 ) -> Tournament:
-    """A draft tournament; TournamentError / engine.ConfigError say what is wrong."""
+    """A draft tournament; TournamentError / engine.ConfigError say what is wrong.
+
+    ``standing``: a ladder that never closes (``arena.tournaments.ladders``); it needs no
+    game budget, and its entrants may be fewer than its seats until more bots join."""
     resolved = resolve_options(title, seats, options or {})
-    _check_entrants(title, seats, entrants)
-    if format == Tournament.Format.LADDER and ladder_games < 1:
+    if standing:
+        format = Tournament.Format.LADDER
+    _check_entrants(title, seats, entrants, standing=standing)
+    if format == Tournament.Format.LADDER and ladder_games < 1 and not standing:
         raise TournamentError("A ladder needs a number of games (at least 1) before it closes.")
     if format != Tournament.Format.LADDER and rounds < 1:
         raise TournamentError("Play at least one round.")
@@ -83,15 +98,18 @@ def create_tournament(
             decision_ms=decision_ms,
             bank_ms=bank_ms,
             seed=(scheduling.draw_seed() if seed is None else seed) & scheduling.SEED_MASK,
+            standing=standing,
         )
         Entrant.objects.bulk_create(Entrant(tournament=tournament, bot_version=v) for v in entrants)
     return tournament
 
 
-def _check_entrants(title: str, seats: int, entrants: list[BotVersion]) -> None:
+def _check_entrants(
+    title: str, seats: int, entrants: list[BotVersion], *, standing: bool = False
+) -> None:
     if len({v.pk for v in entrants}) != len(entrants):
         raise TournamentError("An entrant is listed twice.")
-    if len(entrants) < seats:
+    if len(entrants) < seats and not standing:
         raise TournamentError(
             f"{seats}-seat games need at least {seats} entrants; {len(entrants)} chosen."
         )
@@ -213,7 +231,7 @@ def fill_window(tournament: Tournament) -> int:
     if tournament.status != Tournament.Status.RUNNING:
         return 0
     in_flight = tournament.games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])
-    room = settings.ARENA_GAMES_IN_FLIGHT - in_flight.count()
+    room = window(tournament) - in_flight.count()
     if room <= 0:
         return 0
     with RoundTrip() as trip:
@@ -243,19 +261,25 @@ def lock_for_store(trip: RoundTrip, tournament_id: int) -> Rows:
     return trip.read(statements.lock_tournament(), [tournament_id])
 
 
-def top_up_ladder(tournament: Tournament) -> int:
-    """Create ladder games until LADDER_IN_FLIGHT are open or the game budget is spent.
+def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
+    """Create ladder games until its window (ARENA_LADDER_IN_FLIGHT) is full or the game
+    budget is spent; a standing ladder's top-up is ``arena.tournaments.ladders.top_up``
+    (``faulted``: the versions whose seat faulted in the game just stored).
 
     Called with the tournament row locked (start, and after each stored ladder game)."""
     if tournament.status != Tournament.Status.RUNNING:
         return 0
+    if tournament.standing:
+        from . import ladders
+
+        return ladders.top_up(tournament, faulted=faulted)
     existing = tournament.games.aggregate(
         total=Count("id"),
         open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
         last=Max("number"),
     )
     budget = tournament.ladder_games - existing["total"]
-    wanted = min(budget, LADDER_IN_FLIGHT - existing["open"])
+    wanted = min(budget, window(tournament) - existing["open"])
     if wanted <= 0:
         return 0
     entries = list(tournament.entries.select_related("bot_version").order_by("id"))
@@ -341,6 +365,7 @@ def finish_if_done(tournament_id: int) -> bool:
     finished = (
         Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING)
         .exclude(Exists(open_game))
+        .exclude(standing=True)
         .exclude(format=Tournament.Format.LADDER, ladder_games__gt=Subquery(played))
         .update(status=Tournament.Status.FINISHED, finished_at=timezone.now())
     ) == 1

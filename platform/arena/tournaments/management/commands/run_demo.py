@@ -89,6 +89,10 @@ class Command(BaseCommand):
             "",
             f"Meeple Arena demo is running at {base}/",
             *(f"  {t.name}: {base}{t.get_absolute_url()}" for t in demo),
+            *(
+                f"  {t.name}: {base}/ladders/{t.pk}/"
+                for t in Tournament.objects.filter(standing=True)
+            ),
             f"  API schema: {base}/api/schema/   admin: {base}/admin/",
             "  Log in as demo or admin, password meeple-demo.",
             f"  Logs: {_shown(VAR / 'demo-worker.log')}, {_shown(VAR / 'demo-web.log')}. "

@@ -1,4 +1,5 @@
-"""Demo data: players, the built-in bots and starter kits as bot versions, a tournament per title."""
+"""Demo data: players, the built-in bots and starter kits as bot versions, a tournament per
+title, and a standing ladder per title."""
 
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import engine
 from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.models import Bot, BotVersion
+from arena.tournaments import ladders
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
 from arena.web.kits import find_kit, kit_zip
@@ -24,7 +26,8 @@ DEMO_HISTORY_GAMES = 96  # played in-process by the built-in bots (dashboards.hi
 class Command(BaseCommand):
     help = (
         "Create demo players (demo and admin, password meeple-demo), upload the built-in "
-        "bots and the starter kits as bot versions, and create one draft tournament per title. "
+        "bots and the starter kits as bot versions, create one draft tournament per title "
+        "and a running standing ladder per title at its demo table size. "
         "Safe to run twice."
     )
 
@@ -55,6 +58,12 @@ class Command(BaseCommand):
                 versions.append(self._builtin(house, title_id, name, label=f"{name}-{copy}"))
                 copy += 1
             self._tournament(demo, title_id, seats, versions, rounds)
+        # The standing ladders at the demo's table size only (one per title and player count
+        # is `manage.py ensure_ladders`): each keeps ARENA_LADDER_IN_FLIGHT games going.
+        for title_id in engine.titles():
+            seats = max(min(SEATS.get(title_id, 4), engine.title(title_id).max_players), 2)
+            for ladder in ladders.ensure_standing_ladders(titles=[title_id], players=[seats]):
+                self.stdout.write(f"{title_id}: standing ladder {ladder.name!r} is running")
         simulate(DEMO_HISTORY_GAMES, say=self.stdout.write)  # full dashboards from the start
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
 

@@ -1,0 +1,165 @@
+"""Standing ladder pages: the list, a new ladder, a ladder's leaderboard, challenges and
+withdrawals."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+import engine
+from arena.bots.models import Bot
+
+from . import ladders
+from .forms import parse_options
+from .leaderboard import leaderboard, past_versions, rating_history
+from .models import Challenge, Entrant, Tournament
+from .services import TournamentError
+
+# Bots whose rating history the ladder page draws (the leaderboard's top).
+CHART_BOTS = 8
+
+
+class LadderForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    title = forms.ChoiceField(choices=())
+    players = forms.IntegerField(min_value=2, max_value=12, initial=4)
+    options = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="rule options, one 'name = value' a line (e.g. a Dark City only ladder)",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["title"].choices = [(t, engine.title(t).name) for t in engine.titles()]
+
+    def clean_options(self):
+        return parse_options(self.cleaned_data["options"])
+
+
+class ChallengeForm(forms.Form):
+    bot = forms.ModelChoiceField(queryset=Bot.objects.none())
+    opponents = forms.ModelMultipleChoiceField(queryset=Bot.objects.none())
+    games = forms.IntegerField(min_value=1, initial=4)
+
+    def __init__(self, *args, ladder: Tournament, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        on_ladder = Bot.objects.filter(
+            versions__entries__tournament=ladder,
+            versions__entries__status=Entrant.Status.ACTIVE,
+        ).select_related("owner")
+        self.fields["bot"].queryset = on_ladder.filter(owner=user)
+        self.fields["opponents"].queryset = on_ladder
+        self.fields["bot"].label_from_instance = self.fields["opponents"].label_from_instance = (
+            lambda b: f"{b.owner.username}/{b.name}"
+        )
+
+
+def ladder_list(request):
+    shown = Tournament.objects.filter(standing=True).order_by("title", "seats", "id")
+    return render(request, "tournaments/ladders.html", {"ladders": shown})
+
+
+@login_required
+def ladder_new(request):
+    form = LadderForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            ladder = ladders.create_ladder(
+                organiser=request.user, name=data["name"], title=data["title"],
+                players=data["players"], options=data["options"],
+            )  # fmt: skip
+        except (engine.ConfigError, TournamentError) as err:
+            form.add_error("options", str(err))
+        else:
+            messages.success(request, "Ladder created; every ready bot of the title is on it.")
+            return redirect("ladder", ladder.pk)
+    return render(request, "tournaments/ladder_new.html", {"form": form})
+
+
+def ladder_detail(request, ladder_id: int):
+    ladder = get_object_or_404(Tournament.objects.filter(standing=True), pk=ladder_id)
+    rows = leaderboard(ladder)
+    chart = {
+        "data": [_history_trace(ladder, row.bot) for row in rows[:CHART_BOTS]],
+        "layout": {
+            "xaxis": {"title": "ladder game"},
+            "yaxis": {"title": "μ − 3σ"},
+            "margin": {"t": 20},
+            "height": 320,
+        },
+    }
+    user = request.user
+    form = ChallengeForm(ladder=ladder, user=user) if user.is_authenticated else None
+    return render(
+        request,
+        "tournaments/ladder.html",
+        {
+            "ladder": ladder,
+            "rows": rows,
+            "past": past_versions(ladder),
+            "challenges": Challenge.objects.filter(tournament=ladder).select_related(
+                "requester", "bot_version__bot"
+            )[:20],
+            "form": form,
+            "chart": chart,
+        },
+    )
+
+
+def _history_trace(ladder, bot) -> dict:
+    points = rating_history(ladder, bot)
+    return {
+        "type": "scatter",
+        "mode": "lines+markers",
+        "name": bot.name,
+        "x": [p["number"] for p in points],
+        "y": [round(p["ordinal"], 3) for p in points],
+        "text": [f"v{p['version']}" for p in points],
+        # A marker only where a version begins.
+        "marker": {"size": [9 if p["new_version"] else 0 for p in points], "symbol": "diamond"},
+    }
+
+
+@login_required
+@require_POST
+def ladder_challenge(request, ladder_id: int):
+    ladder = get_object_or_404(Tournament.objects.filter(standing=True), pk=ladder_id)
+    form = ChallengeForm(request.POST, ladder=ladder, user=request.user)
+    if not form.is_valid():
+        messages.error(request, "Challenge refused: " + " ".join(
+            f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()
+        ))  # fmt: skip
+        return redirect("ladder", ladder.pk)
+    data = form.cleaned_data
+    try:
+        challenge = ladders.create_challenge(
+            requester=request.user, ladder=ladder, bot=data["bot"],
+            opponents=list(data["opponents"]), games=data["games"],
+        )  # fmt: skip
+    except ladders.LadderError as err:
+        messages.error(request, f"Challenge refused: {err}")
+    else:
+        messages.success(request, f"{challenge.game_count} challenge games queued first.")
+    return redirect("ladder", ladder.pk)
+
+
+@login_required
+@require_POST
+def ladder_withdraw(request, ladder_id: int, bot_id: int):
+    ladder = get_object_or_404(Tournament.objects.filter(standing=True), pk=ladder_id)
+    bot = get_object_or_404(Bot, pk=bot_id)
+    if not bot.can_edit(request.user):
+        messages.error(request, "Only the bot's owner may withdraw it.")
+    else:
+        try:
+            ladders.withdraw(ladder, bot)
+        except ladders.LadderError as err:
+            messages.error(request, str(err))
+        else:
+            messages.success(request, f"{bot.name} withdrawn from {ladder.name}.")
+    return redirect(bot)

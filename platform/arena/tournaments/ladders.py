@@ -1,0 +1,439 @@
+"""Standing ladders: a ladder per title and player count that never closes, which every bot's
+newest ready version joins, with the house bots as yardsticks; matchmaking tops it up a
+window at a time; challenges go ahead of its own games; a bot whose games keep faulting is
+suspended. See docs/ladders.md.
+
+Every change to a ladder's entrants or games takes the tournament's row lock first, as the
+stores and the sweeper do."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import replace
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Count, Max, Q, Sum
+from django.urls import reverse
+from django.utils import timezone
+
+import engine
+from arena.bots.models import Bot, BotVersion
+from arena.games.models import Game, GameSeat
+from arena.ratings.models import Rating
+from arena.ratings.services import ensure_ratings
+from arena.sql import RoundTrip, rewrite
+
+from . import matchmaking, scheduling, services
+from .models import Challenge, Entrant, Tournament
+
+log = logging.getLogger("arena.ladders")
+
+SEATED = (Entrant.Status.ACTIVE, Entrant.Status.SUSPENDED, Entrant.Status.WITHDRAWN)
+
+
+class LadderError(ValueError):
+    """A ladder request that is refused; the message says why and what to do."""
+
+
+class ChallengeLimit(LadderError):
+    """The player has asked for as many challenge games as the day allows."""
+
+
+def policy() -> matchmaking.Policy:
+    return matchmaking.Policy(
+        settled_sigma=settings.ARENA_LADDER_SETTLED_SIGMA,
+        neighbours=settings.ARENA_LADDER_NEIGHBOURS,
+        exploration=settings.ARENA_LADDER_EXPLORATION_PERCENT / 100,
+    )
+
+
+def ladder_players(title_id: str) -> range:
+    """The player counts a title has standing ladders for (two players at least)."""
+    title = engine.title(title_id)
+    return range(max(2, title.min_players), title.max_players + 1)
+
+
+def default_name(title_id: str, players: int) -> str:
+    return f"{engine.title(title_id).name} {players}-player ladder"
+
+
+# -- house bots and the default ladders ------------------------------------------------------
+
+
+def house_user():
+    user, _ = get_user_model().objects.get_or_create(username=settings.ARENA_HOUSE_USERNAME)
+    return user
+
+
+def house_versions(title_id: str, players: int) -> list[BotVersion]:
+    """The title's built-in bots as the house's versions, with numbered copies (``random-2``)
+    until a table can be filled."""
+    from arena.bots.services import add_builtin_version
+
+    owner = house_user()
+    builtins = engine.bots(title_id)
+    names = [(name, name) for name in builtins]
+    copy = 2
+    while len(names) < players:
+        name = builtins[len(names) % len(builtins)]
+        names.append((f"{name}-{copy}", name))
+        copy += 1
+    versions = []
+    for label, builtin in names:
+        bot, _ = Bot.objects.get_or_create(
+            owner=owner, title=title_id, name=label,
+            defaults={"description": f"the engine's built-in {builtin} bot (a house bot)"},
+        )  # fmt: skip
+        version = bot.versions.filter(kind=BotVersion.Kind.BUILTIN, builtin_name=builtin).first()
+        versions.append(version or add_builtin_version(bot=bot, builtin_name=builtin))
+    return versions
+
+
+def newest_ready_versions(title_id: str) -> list[BotVersion]:
+    """Each bot's newest ready version on the title (a bot whose newest version was withdrawn
+    has none), the house's excepted."""
+    newest = {}
+    versions = BotVersion.objects.filter(bot__title=title_id).exclude(
+        bot__owner__username=settings.ARENA_HOUSE_USERNAME
+    )
+    for version in versions.select_related("bot").order_by("bot_id", "-number"):
+        if version.bot_id in newest or version.status not in (
+            BotVersion.Status.READY,
+            BotVersion.Status.WITHDRAWN,
+        ):
+            continue
+        newest[version.bot_id] = version
+    return [v for v in newest.values() if v.status == BotVersion.Status.READY]
+
+
+def create_ladder(
+    *, organiser, name: str, title: str, players: int, options: dict | None = None, **limits
+) -> Tournament:
+    """A running standing ladder with the house bots and every bot's newest ready version.
+    TournamentError / engine.ConfigError say what is wrong."""
+    entrants = house_versions(title, players) + newest_ready_versions(title)
+    with transaction.atomic():
+        ladder = services.create_tournament(
+            organiser=organiser, name=name, title=title, seats=players, entrants=entrants,
+            options=options, standing=True, **limits,
+        )  # fmt: skip
+        services.start_tournament(ladder.pk)
+    ladder.refresh_from_db()
+    log.info("ladder.created %s", {"tournament_id": ladder.pk, "title": title})
+    return ladder
+
+
+def ensure_standing_ladders(titles=None, players=None) -> list[Tournament]:
+    """The default ladder of each title and player count (``players``: only these counts),
+    created when missing; safe to run again."""
+    made = []
+    for title_id in titles or engine.titles():
+        for n in ladder_players(title_id):
+            if players and n not in players:
+                continue
+            name = default_name(title_id, n)
+            found = Tournament.objects.filter(standing=True, title=title_id, seats=n, name=name)
+            made.append(
+                found.first()
+                or create_ladder(organiser=house_user(), name=name, title=title_id, players=n)
+            )
+    return made
+
+
+def standing_ladders(title_id: str | None = None):
+    ladders = Tournament.objects.filter(standing=True).exclude(
+        status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+    )
+    return ladders.filter(title=title_id) if title_id else ladders
+
+
+# -- joining, withdrawing, suspension ----------------------------------------------------------
+
+
+def join_ladders(version: BotVersion) -> list[int]:
+    """A version that has just become ready joins every open standing ladder of its title,
+    taking over from its bot's previous version there (whose games and ratings stay, as
+    ``replaced``); a suspension or withdrawal of the bot ends with it. Returns the ladders'
+    ids."""
+    if version.status != BotVersion.Status.READY:
+        return []
+    joined = []
+    for ladder_id in standing_ladders(version.bot.title).values_list("id", flat=True):
+        with transaction.atomic():
+            ladder = Tournament.objects.select_for_update().get(pk=ladder_id)
+            if ladder.entries.filter(bot_version=version).exists():
+                continue
+            now = timezone.now()
+            ladder.entries.filter(bot_version__bot=version.bot_id, status__in=SEATED).update(
+                status=Entrant.Status.REPLACED,
+                reason=f"replaced by v{version.number}",
+                left_at=now,
+            )
+            Entrant.objects.create(tournament=ladder, bot_version=version, joined_at=now)
+            ensure_ratings(ladder)
+            top_up(ladder)
+            joined.append(ladder_id)
+    if joined:
+        log.info("ladder.joined %s", {"version_id": version.pk, "ladders": joined})
+    return joined
+
+
+def withdraw(ladder: Tournament, bot: Bot) -> Entrant:
+    """The owner takes the bot off the ladder: its current version plays no new ladder game
+    (games already queued finish); a new version of the bot joins again."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=ladder.pk)
+        entrant = (
+            ladder.entries.filter(bot_version__bot=bot)
+            .exclude(status=Entrant.Status.REPLACED)
+            .order_by("-id")
+            .first()
+        )
+        if entrant is None or entrant.status == Entrant.Status.WITHDRAWN:
+            raise LadderError(f"{bot.name} is not on {ladder.name}.")
+        entrant.status, entrant.reason = Entrant.Status.WITHDRAWN, "withdrawn by its owner"
+        entrant.left_at = timezone.now()
+        entrant.save(update_fields=["status", "reason", "left_at"])
+    return entrant
+
+
+def suspend_faulting(ladder: Tournament, versions: tuple[int, ...]) -> list[Entrant]:
+    """Suspend each uploaded version of ``versions`` (they faulted in the game just stored)
+    whose last ARENA_LADDER_SUSPEND_AFTER_FAULTS ladder games all faulted (a crash, a
+    time-out, a failed start); its owner is told by e-mail once the transaction commits."""
+    needed = settings.ARENA_LADDER_SUSPEND_AFTER_FAULTS
+    suspended = []
+    entrants = ladder.entries.filter(
+        bot_version__in=versions, status=Entrant.Status.ACTIVE, bot_version__kind="upload"
+    ).select_related("bot_version__bot__owner")
+    for entrant in entrants:
+        last = list(
+            GameSeat.objects.filter(
+                game__tournament=ladder,
+                bot_version=entrant.bot_version_id,
+                game__status=Game.Status.FINISHED,
+            )
+            .order_by("-game__finished_at", "-game_id")
+            .values_list("status", flat=True)[:needed]
+        )
+        if len(last) < needed or GameSeat.Status.OK in last:
+            continue
+        entrant.status = Entrant.Status.SUSPENDED
+        entrant.reason = (
+            f"its last {needed} games on this ladder all faulted (a crash, a time-out or a "
+            "failed start); read their stderr logs, fix the bot and upload a new version, "
+            "which lifts the suspension"
+        )
+        entrant.left_at = timezone.now()
+        entrant.save(update_fields=["status", "reason", "left_at"])
+        transaction.on_commit(_Notice(entrant.pk))
+        suspended.append(entrant)
+        log.warning("ladder.suspended %s", {"entrant_id": entrant.pk, "ladder": ladder.pk})
+    return suspended
+
+
+class _Notice:
+    """The e-mail to a suspended bot's owner, sent after commit (a failed send is logged:
+    the bot page says the same)."""
+
+    def __init__(self, entrant_id: int):
+        self.entrant_id = entrant_id
+
+    def __call__(self) -> None:
+        entrant = Entrant.objects.select_related("tournament", "bot_version__bot__owner").get(
+            pk=self.entrant_id
+        )
+        owner = entrant.bot_version.bot.owner
+        if not owner.email:
+            return
+        bot_url = reverse("bot", args=[entrant.bot_version.bot_id])
+        try:
+            send_mail(
+                f"{entrant.bot_version.label} is suspended from {entrant.tournament.name}",
+                f"Your bot {entrant.bot_version.label} was suspended from "
+                f"{entrant.tournament.name}: {entrant.reason}.\n\nIts page: {bot_url}\n",
+                None,
+                [owner.email],
+            )
+        except Exception:  # the mail server is down: the bot page still says it
+            log.exception("ladder.notice.failed %s", {"entrant_id": self.entrant_id})
+
+
+# -- challenges --------------------------------------------------------------------------------
+
+
+def create_challenge(
+    *, requester, ladder: Tournament, bot: Bot, opponents: list[Bot], games: int
+) -> Challenge:
+    """``games`` games now on the ladder between ``bot``'s current version and the
+    ``opponents``' (each table: the bot and ``seats - 1`` of them, in turn), queued ahead of
+    the ladder's own games. LadderError says why one is refused (not the owner, not on the
+    ladder, opted out, over the per-player limit)."""
+    if not bot.can_edit(requester):
+        raise LadderError("Only the bot's owner may challenge with it.")
+    if not 1 <= games <= settings.ARENA_CHALLENGE_MAX_GAMES:
+        raise LadderError(f"Ask for 1 to {settings.ARENA_CHALLENGE_MAX_GAMES} games.")
+    if bot in opponents or len(set(opponents)) != len(opponents):
+        raise LadderError("Name each opponent once, and not the challenging bot.")
+    if len(opponents) < ladder.seats - 1:
+        raise LadderError(
+            f"{ladder.seats}-player games need at least {ladder.seats - 1} opponents."
+        )
+    for opponent in opponents:
+        if not (opponent.accepts_challenges or opponent.owner_id == requester.pk):
+            raise LadderError(f"{opponent.name} does not accept challenges.")
+    since = timezone.now() - timedelta(days=1)
+    recent = (
+        Challenge.objects.filter(requester=requester, created__gte=since).aggregate(
+            n=Sum("game_count")
+        )["n"]
+        or 0
+    )
+    allowed = settings.ARENA_CHALLENGE_GAMES_PER_DAY
+    if recent + games > allowed:
+        raise ChallengeLimit(
+            f"Challenges are limited to {allowed} games a day per player; you asked for "
+            f"{recent} in the last 24 hours, so {max(0, allowed - recent)} more can run now."
+        )
+    with transaction.atomic():
+        ladder = Tournament.objects.select_for_update().get(pk=ladder.pk)
+        if ladder.status != Tournament.Status.RUNNING:
+            raise LadderError(f"{ladder.name} is {ladder.status}; challenges need it running.")
+        seated = {e.bot_version.bot_id: e for e in _active(ladder)}
+        for b in [bot, *opponents]:
+            if b.pk not in seated:
+                raise LadderError(f"{b.name} has no active version on {ladder.name}.")
+        entrants = [seated[bot.pk]] + [seated[o.pk] for o in opponents]
+        challenge = Challenge.objects.create(
+            tournament=ladder,
+            requester=requester,
+            bot_version=entrants[0].bot_version,
+            game_count=games,
+        )
+        challenge.opponents.set([e.bot_version for e in entrants[1:]])
+        tables = []
+        for k in range(games):
+            rivals = [entrants[1 + (k + j) % len(opponents)] for j in range(ladder.seats - 1)]
+            tables.append([0, *[entrants.index(r) for r in rivals]])
+        ids = _plan(ladder, entrants, tables, send=False)
+        challenge.games.set(ids)
+        top_up(ladder)  # queues the first of them now, ahead of any new ladder game
+    log.info("ladder.challenge %s", {"challenge_id": challenge.pk, "games": games})
+    return challenge
+
+
+# -- matchmaking ----------------------------------------------------------------------------------
+
+
+def _active(ladder: Tournament) -> list[Entrant]:
+    """The entrants matchmaking seats: active, with a version still ready (one its owner
+    withdrew through the versions' API plays no new game)."""
+    return list(
+        ladder.entries.filter(
+            status=Entrant.Status.ACTIVE, bot_version__status=BotVersion.Status.READY
+        )
+        .select_related("bot_version")
+        .order_by("id")
+    )
+
+
+def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
+    """Fill the ladder's window (ARENA_LADDER_IN_FLIGHT games queued or running): first
+    with scheduled challenge games, lowest number first, then with new games drawn by
+    :mod:`matchmaking` among the active entrants. Called with the ladder's row locked (after
+    each stored game: ``faulted``, the versions whose seat in it faulted, may be suspended).
+    Returns how many games
+    it sent."""
+    if ladder.status != Tournament.Status.RUNNING:
+        return 0
+    if faulted:
+        suspend_faulting(ladder, faulted)
+    games = ladder.games.aggregate(
+        open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
+        last=Max("number"),
+    )
+    room = services.window(ladder) - games["open"]
+    if room <= 0:
+        return 0
+    with RoundTrip() as trip:
+        queued = services.queue_next_game(trip, ladder.pk, games=room)
+    sent = services.send_queued(queued)
+    room -= sent
+    entrants = _active(ladder)
+    if room <= 0 or len(entrants) < ladder.seats:
+        return sent
+    ratings = {
+        r.bot_version_id: r
+        for r in Rating.objects.filter(
+            tournament=ladder, bot_version__in=[e.bot_version_id for e in entrants]
+        )
+    }
+    contenders = [
+        matchmaking.Contender(
+            mu=ratings[e.bot_version_id].mu,
+            sigma=ratings[e.bot_version_id].sigma,
+            planned_games=e.planned_games,
+            seat_games=tuple(e.seat_games),
+        )
+        for e in entrants
+    ]
+    first = (games["last"] or 0) + 1  # after every game, challenge games scheduled included
+    rules = policy()
+    tables = []
+    for number in range(first, first + room):
+        rng = random.Random(scheduling.game_seed(ladder.seed, "ladder", number))
+        seating = matchmaking.pick_table(contenders, ladder.seats, rng, rules)
+        tables.append(seating)
+        for seat, i in enumerate(seating):
+            contenders[i] = _planned(contenders[i], seat, ladder.seats)
+    _plan(ladder, entrants, tables, send=True, balanced=True, first=first)
+    return sent + len(tables)
+
+
+def _planned(contender: matchmaking.Contender, seat: int, seats: int) -> matchmaking.Contender:
+    counts = list(contender.seat_games) + [0] * (seats - len(contender.seat_games))
+    counts[seat] += 1
+    return replace(contender, planned_games=contender.planned_games + 1, seat_games=tuple(counts))
+
+
+def _plan(
+    ladder, entrants, tables, *, send: bool, balanced: bool = False, first: int | None = None
+) -> list[int]:
+    """Create the games of ``tables`` (entrant indexes; seated as given when ``balanced``,
+    else balanced over the entrants' seats here) numbered after the ladder's last, and count
+    them in the entrants' planned games (``first``: the next free number, when known). Their
+    ids."""
+    if first is None:
+        first = (ladder.games.aggregate(last=Max("number"))["last"] or 0) + 1
+    counts = {
+        i: list(e.seat_games) + [0] * (ladder.seats - len(e.seat_games))
+        for i, e in enumerate(entrants)
+    }
+    planned = []
+    for k, table in enumerate(tables):
+        number = first + k
+        if not balanced:
+            rng = random.Random(scheduling.game_seed(ladder.seed, "seats", number))
+            table = matchmaking.balance_seats([counts[i] for i in table], table, rng)
+        for seat, i in enumerate(table):
+            counts[i][seat] += 1
+        planned.append(
+            scheduling.PlannedGame(
+                number, scheduling.game_seed(ladder.seed, "game", number), tuple(table)
+            )
+        )
+    versions = [e.bot_version for e in entrants]
+    ids = services._create_games(ladder, planned, versions, first_number=first, send=send)
+    changed = []
+    for i, entrant in enumerate(entrants):
+        if counts[i] != list(entrant.seat_games) + [0] * (ladder.seats - len(entrant.seat_games)):
+            entrant.planned_games += sum(counts[i]) - sum(entrant.seat_games)
+            entrant.seat_games = counts[i]
+            changed.append(entrant)
+    rewrite(Entrant, changed, ["planned_games", "seat_games"])
+    return ids

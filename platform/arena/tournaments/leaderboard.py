@@ -1,0 +1,117 @@
+"""What a standing ladder shows: its leaderboard (one row per bot on it, its current version)
+and each bot's rating history across its versions, with a marker where a version begins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Max
+
+from arena.games.models import Game
+from arena.ratings.models import Rating, RatingChange
+from engine.core.stats import wilson_interval
+
+from .models import Entrant, Tournament
+
+# Rows the leaderboard shows: bots playing, and suspended ones (flagged).
+SHOWN = (Entrant.Status.ACTIVE, Entrant.Status.SUSPENDED)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A leaderboard row: the bot's current version on the ladder and its ladder rating."""
+
+    rank: int
+    entrant: Entrant
+    rating: Rating
+    win_rate: float | None
+    win_interval: tuple[float, float] | None
+    fault_rate: float | None
+    last_game: datetime | None
+
+    @property
+    def version(self):
+        return self.entrant.bot_version
+
+    @property
+    def bot(self):
+        return self.entrant.bot_version.bot
+
+    @property
+    def status(self) -> str:
+        return self.entrant.status
+
+
+def leaderboard(ladder: Tournament) -> list[Row]:
+    """Bots on the ladder by μ − 3σ of their current version (suspended ones included, last
+    among equals), with win rate and its 95 % Wilson interval, fault rate and last game."""
+    entrants = list(
+        ladder.entries.filter(status__in=SHOWN).select_related("bot_version__bot__owner")
+    )
+    versions = [e.bot_version_id for e in entrants]
+    ratings = {
+        r.bot_version_id: r
+        for r in Rating.objects.filter(tournament=ladder, bot_version__in=versions)
+    }
+    last = dict(
+        Game.objects.filter(
+            tournament=ladder, status=Game.Status.FINISHED, seats__bot_version__in=versions
+        )
+        .values_list("seats__bot_version")
+        .annotate(at=Max("finished_at"))
+        .order_by()
+    )
+    entrants.sort(key=lambda e: (-ratings[e.bot_version_id].ordinal, e.status, e.pk))
+    rows = []
+    for rank, entry in enumerate(entrants, start=1):
+        rating = ratings[entry.bot_version_id]
+        n = rating.games
+        rows.append(
+            Row(
+                rank=rank,
+                entrant=entry,
+                rating=rating,
+                win_rate=rating.wins / n if n else None,
+                win_interval=wilson_interval(rating.wins, n) if n else None,
+                fault_rate=rating.faulted_games / n if n else None,
+                last_game=last.get(entry.bot_version_id),
+            )
+        )
+    return rows
+
+
+def past_versions(ladder: Tournament) -> list[Entrant]:
+    """Entrants no longer playing (replaced, withdrawn), newest first: their history stays."""
+    return list(
+        ladder.entries.exclude(status__in=SHOWN)
+        .select_related("bot_version__bot__owner")
+        .order_by("-left_at", "-id")
+    )
+
+
+def rating_history(ladder: Tournament, bot) -> list[dict]:
+    """The bot's ladder rating after each of its rated games there, across its versions in
+    game order; ``new_version`` marks the first point of each version."""
+    changes = (
+        RatingChange.objects.filter(rating__tournament=ladder, rating__bot_version__bot=bot)
+        .select_related("game", "rating__bot_version")
+        .order_by("game__number")
+    )
+    points, previous = [], None
+    for change in changes:
+        version = change.rating.bot_version.number
+        points.append(
+            {
+                "game": change.game_id,
+                "number": change.game.number,
+                "finished_at": change.game.finished_at,
+                "version": version,
+                "new_version": version != previous,
+                "mu": change.mu,
+                "sigma": change.sigma,
+                "ordinal": change.ordinal,
+            }
+        )
+        previous = version
+    return points
