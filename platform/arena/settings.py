@@ -131,7 +131,9 @@ def broker_from_url(url: str) -> tuple[str, str | None, dict]:
         # (workers/broker.py); rediss:// keeps kombu's own, which sets up TLS from the
         # scheme's name.
         transport = "workers.broker:Transport" if scheme == "redis" else None
-        return url, transport, {"ack_emulation": False}
+        # A broker host that does not answer fails a connection within 2 s (a sender then
+        # leaves its messages to the outbox's drain) instead of the system's minutes.
+        return url, transport, {"ack_emulation": False, "socket_connect_timeout": 2}
     raise ImproperlyConfigured(
         f"ARENA_BROKER_URL must start with redis:// or filesystem://, not {url!r}"
     )
@@ -189,6 +191,7 @@ INSTALLED_APPS = [
     "arena.tournaments",
     "arena.games",
     "arena.ratings",
+    "arena.outbox",
     "arena.api",
     "arena.web",
     "dashboards",
@@ -317,6 +320,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-games": {"task": "workers.sweep_games", "schedule": float(ARENA_SWEEP_SECONDS)},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The beat's scheduler also drains the outbox (messages saved while the broker was down)
+# and resends queued work the broker lost (a Redis restart), every ARENA_OUTBOX_SECONDS in
+# its own process: see workers/beat.py and arena/outbox/watch.py.
+CELERY_BEAT_SCHEDULER = "workers.beat:Scheduler"
+ARENA_OUTBOX_SECONDS = env_int("ARENA_OUTBOX_SECONDS", 2, low=1, high=3600)
 
 # REST API (arena/api): versioned under /api/v1/ (/api/ is an alias), one error body,
 # throttles per token or address. Rates are "<n>/<second|minute|hour|day>".

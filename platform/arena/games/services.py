@@ -123,8 +123,9 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             transaction.set_rollback(True)
             log.info("game.store.skipped %s", {"game_id": job.game_id})
             return False
-        tournaments.send_queued(next_game)  # on commit
         with RoundTrip() as second:
+            # The next game's outbox row goes with the rating writes; sent on commit.
+            tournaments.send_queued(next_game, cursor=second.cursor)
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
         ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
