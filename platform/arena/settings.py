@@ -256,8 +256,23 @@ LOGOUT_REDIRECT_URL = "home"
 # Uploaded artifacts, content-addressed by sha256 (see arena/bots/artifacts.py).
 MEDIA_ROOT = Path(env_str("ARENA_MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
-# Unpacked bot folders the workers run, also by sha256.
+# Unpacked bot folders the workers run, also by sha256 (and, under artifacts/, the
+# artifacts a worker downloaded).
 ARENA_BOT_CACHE = Path(env_str("ARENA_BOT_CACHE", str(VAR_DIR / "bot-cache")))
+# Workers on machines of their own fetch artifacts from the web service (workers/artifacts.py):
+# its address as the workers reach it (its host must be in the web's ARENA_ALLOWED_HOSTS),
+# and the secret both sides sign and check downloads with. No URL: workers read MEDIA_ROOT
+# (one machine). No secret on the web: its /internal/artifacts/ answers 404.
+ARENA_ARTIFACT_URL = env_str("ARENA_ARTIFACT_URL", "")
+ARENA_ARTIFACT_SECRET = env_str("ARENA_ARTIFACT_SECRET", "")
+if ARENA_ARTIFACT_URL and not ARENA_ARTIFACT_SECRET:
+    raise ImproperlyConfigured(
+        "ARENA_ARTIFACT_URL is set but ARENA_ARTIFACT_SECRET is not: set the web service's "
+        "secret on the workers too."
+    )
+# Workers inside the deployment's network may reach the web over plain HTTP: downloads are
+# signed, and the bytes checked against their sha256.
+SECURE_REDIRECT_EXEMPT = [r"^internal/"]
 
 # Upload limits: checked from the zip's directory before anything is unpacked.
 ARENA_UPLOAD_MAX_BYTES = env_int("ARENA_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, low=1024, high=1 << 30)
