@@ -103,6 +103,19 @@ def test_a_missing_or_damaged_artifact_is_a_permanent_error_naming_the_version(
         runnable_path(damaged.sha256, "py", damaged.entry, damaged.label)
 
 
+def test_a_version_whose_artifact_is_missing_is_rejected_with_that_reason(web_storage, toy_title):
+    from arena.bots.services import upload_version, validate_version
+    from tests.factories import make_bot
+
+    bot = make_bot(make_user("alice"), name="vanished")
+    version = upload_version(bot=bot, filename="bot.py", data=RANDOM_BOT_SOURCE.encode())
+    artifact_path(version.sha256, "py").unlink()
+    version = validate_version(version.pk)
+    assert version.status == "rejected"
+    assert "alice/vanished v1" in version.reason
+    assert "is missing from the platform's storage" in version.reason
+
+
 @pytest.mark.slow
 def test_workers_with_no_shared_folder_play_uploads_and_fail_games_whose_artifact_is_bad(
     web_storage, far_side, toy_title
