@@ -65,8 +65,8 @@ def celery_app_on(url: str):
     before = app.conf.broker_url
 
     def point_at(broker: str) -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
+        # Forgotten, not closed: kombu keeps one pool per broker URL for the whole process,
+        # and a closed one would be handed back when the app points at that URL again.
         app._pool = None
         app.amqp._producer_pool = None
         app.conf.broker_url = broker

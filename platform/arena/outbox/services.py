@@ -133,8 +133,8 @@ _DELETE_AND_LOOK = (
 )
 
 
-def drain(*, limit: int = DRAIN_ROWS, once: bool = False) -> int:
-    """Send the messages saved more than GRACE ago and not sent yet, oldest first, in
+def drain(*, limit: int = DRAIN_ROWS, once: bool = False, grace: timedelta = GRACE) -> int:
+    """Send the messages saved more than ``grace`` ago and not sent yet, oldest first, in
     transactions of up to ``limit`` rows (rows another drain holds are skipped); each row
     is deleted once its message was published. How many were sent; raises the broker's
     error (the rows stay) when it cannot be reached. ``once``: one transaction only."""
@@ -143,7 +143,7 @@ def drain(*, limit: int = DRAIN_ROWS, once: bool = False) -> int:
         with transaction.atomic():
             rows = list(
                 OutboxMessage.objects.select_for_update(skip_locked=True)
-                .filter(created_at__lt=timezone.now() - GRACE)
+                .filter(created_at__lt=timezone.now() - grace)
                 .order_by("created_at")
                 .values_list("id", "task", "args")[:limit]
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import close_old_connections, transaction
 from django.utils import timezone
@@ -68,6 +69,7 @@ class BrokerWatch:
 
     def __init__(self):
         self.run_id: str | None = None
+        self.failed = False  # the last tick could not reach the broker (or the database)
 
     def tick(self) -> dict[str, int]:
         """Drain the outbox; then, when the broker restarted or its queue is empty while
@@ -75,15 +77,20 @@ class BrokerWatch:
         counts = {"drained": 0, "resent": 0}
         try:
             close_old_connections()  # a beat lives long; PostgreSQL may have restarted
-            counts["drained"] = services.drain()
+            # Back from an outage, every row waits for this drain (their senders failed),
+            # the youngest too.
+            grace = timedelta(0) if self.failed else services.GRACE
+            counts["drained"] = services.drain(grace=grace)
             state = broker_state()
             restarted = self.run_id is not None and state.run_id != self.run_id
             self.run_id = state.run_id
             if restarted or state.messages == 0:
                 counts["resent"] = resend_queued(all_of_it=restarted)
         except Exception as err:  # the broker or the database is down: next tick
+            self.failed = True
             log.warning("outbox.watch.failed %s", {"error": str(err)[:200]})
             return counts
+        self.failed = False
         if restarted:
             log.warning("broker.restarted %s", {"run_id": state.run_id, **counts})
         elif counts["resent"]:

@@ -92,7 +92,7 @@ def test_with_the_broker_down_starting_tournaments_and_uploading_versions_succee
     )
     assert set(uploads.values_list("status", flat=True)) == {"ready"}
     assert_each_game_played_once([by_site.pk, by_api.pk])
-    assert OutboxMessage.objects.count() == 0, far_side.logs()
+    wait_for(lambda: not OutboxMessage.objects.exists(), timeout=30, what="an empty outbox")
 
 
 def test_a_redis_restart_with_queued_games_loses_none_and_stores_none_twice(redis_server, far_side):
