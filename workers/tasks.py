@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from celery import shared_task
 from django.conf import settings
 
+from workers.errors import PermanentGameError
+
 if TYPE_CHECKING:
     from workers.limits import Limits
     from workers.match import SeatSpec
@@ -39,6 +41,10 @@ def play_game(game_id: int) -> None:
         played = run_job(
             job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
         )
+    except PermanentGameError as err:  # no other attempt would do better: fail it now
+        services.release_game(game_id, reason=err.public_reason, permanent=True)
+        log.warning("game.failed.permanent %s", {"game_id": game_id, "reason": err.public_reason})
+        return
     except Exception:  # the runner itself broke (not a bot): try again elsewhere, then fail
         services.release_game(game_id, reason=traceback.format_exc(limit=5))
         log.exception("game.runner.error %s", {"game_id": game_id})
@@ -100,10 +106,11 @@ def sweep_games() -> None:
 def run_job(title: str, seats: list[SeatSpec], *, seed: int, options: dict, limits: Limits):
     """Run one game through the match runner in the platform's sandbox; the runner's
     ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox."""
-    from arena.bots.services import refuse_unsandboxed
+    from arena.bots.services import ready_seats, refuse_unsandboxed
     from workers.match import run_match
 
     refuse_unsandboxed(seats)
+    ready_seats(seats)  # uploaded bots' artifacts, fetched and checked once per machine
     return run_match(
         title, seats, seed=seed, options=options, limits=limits, sandbox=settings.ARENA_SANDBOX
     )

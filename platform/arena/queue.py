@@ -1,85 +1,80 @@
-"""The one way the platform sends work to the workers: by task name, after commit.
+"""The one way the platform sends work to the workers: by task name, through the outbox.
+
+A message is saved as a row of the outbox (``arena.outbox``) in the caller's transaction,
+so it exists exactly when the change that asked for it was committed, and it is sent right
+after that commit when the broker takes it. While the broker is down the request still
+succeeds: the rows wait, and the beat (every ARENA_OUTBOX_SECONDS) or the next sender sends
+them once it is back. Every message goes out at least once; the tasks are safe to receive
+twice (a game is claimed with a lease, a validation with its status).
 
 The platform never imports ``workers.tasks`` or ``workers.celery``; it sends through its own
-Celery app (``arena.celery``) and knows the tasks by name only, so the tasks import the
-platform and never the other way round, and a message is never sent for a row that may still
-be rolled back.
+Celery app (``arena.celery``) and knows the tasks by name only.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
-
-from arena.celery import app
-
-log = logging.getLogger("arena.queue")
-
-
-# Messages per pipeline. A tournament starts with dozens of messages; sent as one pipeline,
-# the first waited for the last to be built (15-35 ms for 64 here) while every worker idled.
-# In runs of 8 the first games go out after 2 ms, for 10 % more CPU than one pipeline.
-BATCH_MESSAGES = 8
 
 
 @dataclass(frozen=True)
 class Messages:
-    """One message of ``task`` per id, sent when called (after a commit). Through one
-    producer; where kombu batches (>= 5.7, on Redis) each run of BATCH_MESSAGES goes out
-    as one pipeline, which halves the cost of each message when a tournament starts with
-    dozens of them."""
+    """Messages of one task saved in the outbox by one transaction (``keys``: their rows),
+    sent when called, once it commits."""
 
     task: str
-    ids: tuple[int, ...]
+    args: tuple[tuple[Any, ...], ...]
+    keys: tuple[str, ...]
+
+    @property
+    def ids(self) -> tuple[Any, ...]:
+        """The first argument of each message: the game or version id of the tasks that
+        take one."""
+        return tuple(a[0] for a in self.args)
 
     def __call__(self) -> None:
-        with app.producer_or_acquire() as producer:
-            for start in range(0, len(self.ids), BATCH_MESSAGES):
-                with _batch(producer):
-                    for pk in self.ids[start : start + BATCH_MESSAGES]:
-                        # Celery logs argsrepr; given, it skips a saferepr per message.
-                        app.send_task(
-                            self.task,
-                            args=[pk],
-                            producer=producer,
-                            argsrepr=f"[{pk}]",
-                            kwargsrepr="{}",
-                        )
-        log.debug("queue.sent %s", {"task": self.task, "ids": self.ids})
+        from arena.outbox import services
+
+        services.deliver(self)
 
 
-def _batch(producer):
-    batch = getattr(producer, "batch", None)  # kombu < 5.7 sends each message at once
-    return batch() if batch is not None else contextlib.nullcontext()
+def send_after_commit(task: str, *args: Any, cursor=None) -> None:
+    """Send one ``task`` message with these (JSON) arguments once the current transaction
+    commits, and at least once even if the broker is down then: see the module's doc.
+    Outside a transaction it is sent at once. ``cursor``: write the outbox row on this one
+    (a ``RoundTrip``'s, to add no round trip) instead of a new one."""
+    send_many_after_commit(task, [args], cursor=cursor)
 
 
-def enqueue_games(game_ids: Iterable[int]) -> None:
+def send_many_after_commit(task: str, args: Iterable[Sequence[Any]], *, cursor=None) -> None:
+    """One ``task`` message per argument list, in order, as :func:`send_after_commit`."""
+    from arena.outbox import services
+
+    args = tuple(tuple(a) for a in args)
+    if args:
+        transaction.on_commit(services.save(task, args, cursor=cursor))
+
+
+def enqueue_games(game_ids: Iterable[int], *, cursor=None) -> None:
     """Send ``workers.play_game`` for each of these games once the current transaction
     commits."""
-    _on_commit("workers.play_game", game_ids)
+    send_many_after_commit("workers.play_game", ([pk] for pk in game_ids), cursor=cursor)
 
 
 def enqueue_game(game_id: int) -> None:
     """Send ``workers.play_game`` for this game once the current transaction commits."""
-    _on_commit("workers.play_game", [game_id])
+    send_after_commit("workers.play_game", game_id)
 
 
 def enqueue_validations(version_ids: Iterable[int]) -> None:
     """Send ``workers.validate_bot_version`` for each of these versions once the current
     transaction commits."""
-    _on_commit("workers.validate_bot_version", version_ids)
+    send_many_after_commit("workers.validate_bot_version", ([pk] for pk in version_ids))
 
 
 def enqueue_validation(version_id: int) -> None:
     """Send ``workers.validate_bot_version`` once the current transaction commits."""
-    _on_commit("workers.validate_bot_version", [version_id])
-
-
-def _on_commit(task: str, ids: Iterable[int]) -> None:
-    ids = tuple(ids)
-    if ids:
-        transaction.on_commit(Messages(task, ids))
+    send_after_commit("workers.validate_bot_version", version_id)

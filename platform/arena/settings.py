@@ -139,7 +139,9 @@ def broker_from_url(url: str) -> tuple[str, str | None, dict]:
         # (workers/broker.py); rediss:// keeps kombu's own, which sets up TLS from the
         # scheme's name.
         transport = "workers.broker:Transport" if scheme == "redis" else None
-        return url, transport, {"ack_emulation": False}
+        # A broker host that does not answer fails a connection within 2 s (a sender then
+        # leaves its messages to the outbox's drain) instead of the system's minutes.
+        return url, transport, {"ack_emulation": False, "socket_connect_timeout": 2}
     raise ImproperlyConfigured(
         f"ARENA_BROKER_URL must start with redis:// or filesystem://, not {url!r}"
     )
@@ -197,6 +199,7 @@ INSTALLED_APPS = [
     "arena.tournaments",
     "arena.games",
     "arena.ratings",
+    "arena.outbox",
     "arena.api",
     "arena.web",
     "dashboards",
@@ -261,8 +264,23 @@ LOGOUT_REDIRECT_URL = "home"
 # Uploaded artifacts, content-addressed by sha256 (see arena/bots/artifacts.py).
 MEDIA_ROOT = Path(env_str("ARENA_MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
-# Unpacked bot folders the workers run, also by sha256.
+# Unpacked bot folders the workers run, also by sha256 (and, under artifacts/, the
+# artifacts a worker downloaded).
 ARENA_BOT_CACHE = Path(env_str("ARENA_BOT_CACHE", str(VAR_DIR / "bot-cache")))
+# Workers on machines of their own fetch artifacts from the web service (workers/artifacts.py):
+# its address as the workers reach it (its host must be in the web's ARENA_ALLOWED_HOSTS),
+# and the secret both sides sign and check downloads with. No URL: workers read MEDIA_ROOT
+# (one machine). No secret on the web: its /internal/artifacts/ answers 404.
+ARENA_ARTIFACT_URL = env_str("ARENA_ARTIFACT_URL", "")
+ARENA_ARTIFACT_SECRET = env_str("ARENA_ARTIFACT_SECRET", "")
+if ARENA_ARTIFACT_URL and not ARENA_ARTIFACT_SECRET:
+    raise ImproperlyConfigured(
+        "ARENA_ARTIFACT_URL is set but ARENA_ARTIFACT_SECRET is not: set the web service's "
+        "secret on the workers too."
+    )
+# Workers inside the deployment's network may reach the web over plain HTTP: downloads are
+# signed, and the bytes checked against their sha256.
+SECURE_REDIRECT_EXEMPT = [r"^internal/"]
 
 # Upload limits: checked from the zip's directory before anything is unpacked.
 ARENA_UPLOAD_MAX_BYTES = env_int("ARENA_UPLOAD_MAX_BYTES", 2 * 1024 * 1024, low=1024, high=1 << 30)
@@ -355,6 +373,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-games": {"task": "workers.sweep_games", "schedule": float(ARENA_SWEEP_SECONDS)},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The beat's scheduler also drains the outbox (messages saved while the broker was down)
+# and resends queued work the broker lost (a Redis restart), every ARENA_OUTBOX_SECONDS in
+# its own process: see workers/beat.py and arena/outbox/watch.py.
+CELERY_BEAT_SCHEDULER = "workers.beat:Scheduler"
+ARENA_OUTBOX_SECONDS = env_int("ARENA_OUTBOX_SECONDS", 2, low=1, high=3600)
 
 # REST API (arena/api): versioned under /api/v1/ (/api/ is an alias), one error body,
 # throttles per token or address. Rates are "<n>/<second|minute|hour|day>".

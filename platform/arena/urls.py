@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from arena.bots import transfer
 from arena.bots import views as bots
 from arena.games import views as games
 from arena.players import views as players
@@ -27,6 +28,11 @@ urlpatterns = [
     path("bots/", bots.my_bots, name="my-bots"),
     path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
+    path(
+        "internal/artifacts/<str:sha256>",
+        transfer.artifact_download,
+        name="internal-artifact",
+    ),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),

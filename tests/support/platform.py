@@ -87,22 +87,21 @@ def _flush_redis() -> None:
     redis.Redis.from_url(BROKER_URL).flushdb()
 
 
-@pytest.fixture(scope="session")
-def celery_workers(django_db_setup, django_db_blocker, arena_files):
-    """A real Celery worker (prefork, two processes) on the test database and Redis.
-
-    Killed (its whole process group) when the session ends, before the test database goes.
-    """
+def test_database_url() -> str:
+    """The URL of the test database pytest-django made (for processes started by a test)."""
     from django.db import connection
 
-    _flush_redis()
     url = urlsplit(os.environ["ARENA_DATABASE_URL"])
-    database_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
-    log_path = arena_files / "worker.log"
-    env = {
+    return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+def process_env(arena_files: Path, broker_url: str, **more: str) -> dict[str, str]:
+    """The environment of a worker or beat started by the tests: the test database, this
+    broker, the shared media and bot-cache folders."""
+    return {
         **os.environ,
-        "ARENA_DATABASE_URL": database_url,
-        "ARENA_BROKER_URL": BROKER_URL,
+        "ARENA_DATABASE_URL": test_database_url(),
+        "ARENA_BROKER_URL": broker_url,
         "ARENA_MEDIA_ROOT": str(arena_files / "media"),
         "ARENA_BOT_CACHE": str(arena_files / "bot-cache"),
         "ARENA_LOG_LEVEL": "INFO",
@@ -110,12 +109,18 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
         "ARENA_EMAIL_BACKEND": "filebased",
         "ARENA_EMAIL_FILE_PATH": str(arena_files / "mail"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
+        **more,
     }
+
+
+def start_worker(env: dict[str, str], log_path: Path, hostname: str) -> WorkerHandle:
+    """A real Celery worker (prefork, two processes, knowing the toy title), once it said it
+    is ready; stop it with ``stop_process_group(handle.process)``."""
     command = [
         sys.executable, "-m", "tests.support.celery_worker", "worker",
         "--concurrency", "2", "--pool", "prefork", "--loglevel", "INFO",
         "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "--hostname", f"test-{REDIS_DB}@%h",
+        "--hostname", f"{hostname}@%h",
     ]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
@@ -130,9 +135,25 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
         )
         if process.poll() is not None:
             raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text())
-        yield WorkerHandle(process, log_path)
-    finally:
+    except BaseException:
         stop_process_group(process, grace_seconds=15)
+        raise
+    return WorkerHandle(process, log_path)
+
+
+@pytest.fixture(scope="session")
+def celery_workers(django_db_setup, django_db_blocker, arena_files):
+    """A real Celery worker (prefork, two processes) on the test database and Redis.
+
+    Killed (its whole process group) when the session ends, before the test database goes.
+    """
+    _flush_redis()
+    env = process_env(arena_files, BROKER_URL)
+    handle = start_worker(env, arena_files / "worker.log", f"test-{REDIS_DB}")
+    try:
+        yield handle
+    finally:
+        stop_process_group(handle.process, grace_seconds=15)
         _flush_redis()
 
 

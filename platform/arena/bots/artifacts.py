@@ -251,11 +251,22 @@ def _readable_by_the_sandbox(*paths: Path) -> None:
         path.chmod(0o755 if executable else 0o644)
 
 
-def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
+def runnable_location(sha256: str, artifact_format: str) -> str:
+    """Where :func:`runnable_path` puts the artifact on this machine (nothing is read)."""
+    ready = os.path.join(settings.ARENA_BOT_CACHE, sha256)
+    if artifact_format in SINGLE_FILE_FORMATS:
+        return os.path.join(ready, f"bot.{artifact_format}")
+    return ready
+
+
+def runnable_path(sha256: str, artifact_format: str, entry: str, label: str = "") -> Path:
     """A path the match runner can start: the .py file, or the unpacked folder of a zip.
 
-    Zips are unpacked once per sha256 into the bot cache (to a temporary folder, then renamed,
-    so two workers never see a half-unpacked bot).
+    The artifact comes from the platform's storage through ``workers.artifacts`` (downloaded
+    and checked against its sha256 on a worker of another machine); ArtifactUnavailable
+    (naming the version, ``label``) when it is missing or damaged there. Zips are unpacked
+    once per sha256 into the bot cache (to a temporary folder, then renamed, so two workers
+    never see a half-unpacked bot).
     """
     # Every seat of every game asks: where the bot is ready, one stat() and no pathlib.
     ready = os.path.join(settings.ARENA_BOT_CACHE, sha256)
@@ -266,7 +277,9 @@ def runnable_path(sha256: str, artifact_format: str, entry: str) -> Path:
     elif os.path.isdir(ready):
         return Path(ready)
     # Not ready here yet (another worker may be readying it too: both end with one copy).
-    stored = artifact_path(sha256, artifact_format)
+    from workers.artifacts import local_copy
+
+    stored = local_copy(sha256, artifact_format, label or f"the bot version {sha256[:12]}…")
     cache = Path(settings.ARENA_BOT_CACHE)
     folder = cache / sha256
     if artifact_format in SINGLE_FILE_FORMATS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -10,9 +11,16 @@ from django.db import IntegrityError, transaction
 import engine
 from arena import leases
 from arena.queue import enqueue_validation, enqueue_validations
+from workers.errors import PermanentGameError
 from workers.match import SeatSpec, ValidationReport, validate_bot
 
-from .artifacts import UploadRefused, check_upload, runnable_path, store_artifact
+from .artifacts import (
+    UploadRefused,
+    check_upload,
+    runnable_location,
+    runnable_path,
+    store_artifact,
+)
 from .models import Bot, BotVersion
 
 log = logging.getLogger("arena.bots")
@@ -91,15 +99,48 @@ def add_builtin_version(*, bot: Bot, builtin_name: str) -> BotVersion:
         )
 
 
-def seat_spec(version) -> SeatSpec:
-    """How the match runner seats a bot version: a built-in bot by name, or the version's
-    unpacked artifact as a process. ``version`` is a BotVersion, or anything with its
-    ``kind``, ``builtin_name``, ``sha256``, ``artifact_format``, ``entry`` and ``label``
-    (a worker's claim reads them without the ORM)."""
+@dataclass(frozen=True)
+class StoredBotSeat(SeatSpec):
+    """A seat of an uploaded version: ``path`` is where its artifact is runnable on this
+    machine once :func:`ready_seats` has readied it from the platform's storage."""
+
+    sha256: str = ""
+    artifact_format: str = ""
+    entry: str = ""
+
+
+def planned_seat(version) -> SeatSpec:
+    """How the match runner seats a bot version, reading nothing: a built-in bot by name,
+    or the version's artifact as a process (a :class:`StoredBotSeat`, to ready before the
+    game). ``version`` is a BotVersion, or anything with its ``kind``, ``builtin_name``,
+    ``sha256``, ``artifact_format``, ``entry`` and ``label`` (a worker's claim reads them
+    without the ORM)."""
     if version.kind == BotVersion.Kind.BUILTIN:
         return SeatSpec("builtin", version.builtin_name)
-    path = runnable_path(version.sha256, version.artifact_format, version.entry)
-    return SeatSpec("process", version.label, str(path))
+    return StoredBotSeat(
+        "process",
+        version.label,
+        runnable_location(version.sha256, version.artifact_format),
+        sha256=version.sha256,
+        artifact_format=version.artifact_format,
+        entry=version.entry,
+    )
+
+
+def ready_seats(seats: list[SeatSpec]) -> None:
+    """Make every uploaded bot's artifact runnable where its seat says (fetched and checked
+    once per machine: ``arena.bots.artifacts.runnable_path``). Raises ArtifactUnavailable
+    (a permanent error: the game fails with its reason) when one is missing or damaged."""
+    for seat in seats:
+        if isinstance(seat, StoredBotSeat):
+            runnable_path(seat.sha256, seat.artifact_format, seat.entry, seat.name)
+
+
+def seat_spec(version) -> SeatSpec:
+    """:func:`planned_seat`, readied."""
+    seat = planned_seat(version)
+    ready_seats([seat])
+    return seat
 
 
 def _take_back_validation(version_id: int, now) -> str | None:
@@ -186,6 +227,8 @@ def validate_version(version_id: int) -> BotVersion | None:
     try:
         report = smoke_game(version.bot.title, seat_spec(version).path)
         ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
+    except PermanentGameError as err:  # its artifact is missing or damaged in storage
+        ok, reason, stderr = False, err.public_reason, ""
     except Exception as err:  # the validator itself broke: say so, and let the owner retry
         log.exception("bot.validation.error %s", {"version_id": version_id})
         ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""

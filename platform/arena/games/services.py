@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena import leases, statements
-from arena.bots.services import seat_spec
+from arena.bots.services import planned_seat
 from arena.queue import enqueue_game, enqueue_games
 from arena.sql import RoundTrip, Rows, cursor, from_json, insert_rows, now_param, to_json
 from workers.limits import Limits
@@ -66,7 +66,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     return MatchJob(
         game_id=game_id,
         title=game.title,
-        seats=[seat_spec(seat) for seat in seats],
+        seats=[planned_seat(seat) for seat in seats],  # readied by the run (ready_seats)
         seed=game.seed,
         options=from_json(game.options),
         limits=_time_control(settings.ARENA_BOT_LIMITS, game.decision_ms, game.bank_ms),
@@ -123,8 +123,9 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             transaction.set_rollback(True)
             log.info("game.store.skipped %s", {"game_id": job.game_id})
             return False
-        tournaments.send_queued(next_game)  # on commit
         with RoundTrip() as second:
+            # The next game's outbox row goes with the rating writes; sent on commit.
+            tournaments.send_queued(next_game, cursor=second.cursor)
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
         ratings.rate_titles(pending)
         ladder = tournament.first.format == Tournament.Format.LADDER
@@ -232,14 +233,15 @@ def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
     return seats
 
 
-def release_game(game_id: int, *, reason: str) -> str:
+def release_game(game_id: int, *, reason: str, permanent: bool = False) -> str:
     """After an infrastructure error (not a bot fault): requeue the game, or fail it after
-    ARENA_GAME_MAX_ATTEMPTS attempts. Returns the new status."""
+    ARENA_GAME_MAX_ATTEMPTS attempts, or at once when the error is ``permanent`` (no other
+    attempt would do better). Returns the new status."""
     with transaction.atomic():
         game = _lock_game(game_id)
         if game.status != Game.Status.RUNNING:
             return game.status
-        return _requeue_or_fail(game, reason)
+        return _requeue_or_fail(game, reason, permanent=permanent)
 
 
 def _lock_game(game_id: int) -> Game:
@@ -253,16 +255,17 @@ def _lock_game(game_id: int) -> Game:
     return game
 
 
-def _requeue_or_fail(game: Game, reason: str) -> str:
+def _requeue_or_fail(game: Game, reason: str, *, permanent: bool = False) -> str:
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.services import fill_window, finish_if_done, top_up_ladder
 
     game.lease_until = None
     game.error = reason[:4000]
-    if leases.gives_up(game.attempts):
+    if permanent or leases.gives_up(game.attempts):
         game.status = Game.Status.FAILED
         game.finished_at = timezone.now()
-        game.error = f"gave up after {game.attempts} attempts; last: {reason}"[:4000]
+        if not permanent:
+            game.error = f"gave up after {game.attempts} attempts; last: {reason}"[:4000]
         game.save(update_fields=["status", "lease_until", "error", "finished_at"])
         log.warning("game.failed %s", {"game_id": game.pk, "reason": reason})
         apply_pending_ratings(game.tournament_id)

@@ -246,11 +246,11 @@ def queue_next_game(trip: RoundTrip, tournament_id: int, *, games: int = 1) -> R
     return trip.read(statements.QUEUE_NEXT, [now_param(timezone.now()), tournament_id, games])
 
 
-def send_queued(queued: Rows) -> int:
+def send_queued(queued: Rows, *, cursor=None) -> int:
     """Send the games :func:`queue_next_game` queued, in game order, once the transaction
-    commits. Returns how many."""
+    commits (their outbox rows written on ``cursor``, if given). Returns how many."""
     games = sorted(queued.rows, key=attrgetter("number"))
-    enqueue_games(game.id for game in games)
+    enqueue_games((game.id for game in games), cursor=cursor)
     return len(games)
 
 

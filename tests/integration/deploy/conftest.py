@@ -46,6 +46,7 @@ def production_env_in(folder: Path) -> dict[str, str]:
     values = read_env_file(DEPLOY / "env.example")
     values.update(
         ARENA_SECRET_KEY=secrets.token_urlsafe(50),
+        ARENA_ARTIFACT_SECRET=secrets.token_urlsafe(32),
         ARENA_DATABASE_URL=f"sqlite:///{folder / 'arena.sqlite3'}",
         ARENA_BROKER_URL="filesystem://",
         ARENA_VAR_DIR=str(folder / "var"),

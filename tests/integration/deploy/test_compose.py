@@ -17,6 +17,7 @@ COMPOSE_FILE = "deploy/compose.yaml"
 SECRETS = {
     "ARENA_SECRET_KEY": "k" * 10 + "a-long-random-value-in-real-life" * 2,
     "POSTGRES_PASSWORD": "pw",
+    "ARENA_ARTIFACT_SECRET": "a-long-random-value-in-real-life-too",
 }
 ARENA_SERVICES = ("migrate", "web", "worker", "beat")
 
@@ -72,6 +73,23 @@ def test_workers_get_what_bubblewrap_needs(compose_config):
 
 
 def test_it_refuses_to_run_without_a_secret_key(compose_config):
-    done = compose_config(env={"POSTGRES_PASSWORD": "pw"})
+    done = compose_config(env={k: v for k, v in SECRETS.items() if k != "ARENA_SECRET_KEY"})
     assert done.returncode != 0
     assert "ARENA_SECRET_KEY" in done.stderr
+
+
+def test_workers_share_no_volume_with_the_web_and_fetch_artifacts_from_it(compose_config):
+    done = compose_config("--format", "json", env=SECRETS)
+    services = json.loads(done.stdout)["services"]
+    worker, web = services["worker"], services["web"]
+    assert not worker.get("volumes")
+    assert [v["target"] for v in web["volumes"]] == ["/var/lib/arena/media"]
+    assert worker["environment"]["ARENA_ARTIFACT_URL"] == "http://web:8000"
+    assert "web" in web["environment"]["ARENA_ALLOWED_HOSTS"].split(",")
+    assert worker["environment"]["ARENA_ARTIFACT_SECRET"] == SECRETS["ARENA_ARTIFACT_SECRET"]
+
+
+def test_it_refuses_to_run_without_an_artifact_secret(compose_config):
+    done = compose_config(env={k: v for k, v in SECRETS.items() if k != "ARENA_ARTIFACT_SECRET"})
+    assert done.returncode != 0
+    assert "ARENA_ARTIFACT_SECRET" in done.stderr

@@ -112,3 +112,15 @@ def test_the_web_pods_configuration_passes_check_deploy(tmp_path):
     )
     checked = manage(env, "check", "--deploy", "--fail-level", "WARNING")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_workers_mount_no_web_volume_and_fetch_artifacts_from_the_web_service():
+    (config,) = by_kind("ConfigMap").values()
+    worker = pod_specs()["arena-worker"]
+    env = {e["name"]: e["value"] for e in worker["containers"][0]["env"]}
+    host = env["ARENA_ARTIFACT_URL"].removeprefix("http://")
+    assert host in by_kind("Service")  # the web's Service
+    assert host in config["data"]["ARENA_ALLOWED_HOSTS"].split(",")
+    assert [v["name"] for v in worker["volumes"]] == ["bot-cache", "tmp"]
+    (secret,) = by_kind("Secret").values()
+    assert "ARENA_ARTIFACT_SECRET" in secret["stringData"]

@@ -1,8 +1,9 @@
-"""Two hosts on one machine: the platform's (PostgreSQL, Redis and the web side's commands) and a
-worker's, each in a network namespace of its own, joined by a veth pair with loopback-range
-addresses (127.100.0.1 and .2). The worker reaches PostgreSQL and Redis only over that link,
-shares no folder with the platform side (its own media, bot cache and var folders) and plays
-a tournament to the end.
+"""Two hosts on one machine: the platform's (PostgreSQL, Redis, the web service and the web
+side's commands) and a worker's, each in a network namespace of its own, joined by a veth
+pair with loopback-range addresses (127.100.0.1 and .2). The worker reaches PostgreSQL,
+Redis and the web service only over that link, shares no folder with the platform side (its
+own media, bot cache and var folders), fetches the uploaded bot's artifact from the web
+service (/internal/artifacts/, signed) and plays a tournament to the end.
 
 Both namespaces are made here, so their routes can be changed: each keeps only 127.0.0.1 on
 its own loopback (not all of 127/8), lets the veth carry 127.x addresses (route_localnet),
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -34,8 +36,12 @@ PLATFORM_ADDRESS, WORKER_ADDRESS = "127.100.0.1", "127.100.0.2"
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 PG_PORT = 55432
 
-# Run on the platform's host with its settings: migrate, enter four built-in Citadels bots,
-# start a round robin of four games.
+WEB_PORT = 58000
+ARTIFACT_SECRET = "the-link-s-artifact-secret"
+
+# Run on the platform's host with its settings: migrate, enter three built-in Citadels bots
+# and an uploaded one (its artifact stored in the platform host's media folder only), start
+# a round robin of four games.
 START_TOURNAMENT = """
 import django
 django.setup()
@@ -44,8 +50,9 @@ call_command("migrate", verbosity=0)
 from django.contrib.auth import get_user_model
 import engine
 from arena.bots import services as bots
-from arena.bots.models import Bot
+from arena.bots.models import Bot, BotVersion
 from arena.tournaments import services
+from tests.factories import RANDOM_BOT_SOURCE
 owner = get_user_model().objects.create_user("organiser")
 names = engine.bots("citadels")
 versions = [
@@ -53,8 +60,16 @@ versions = [
         bot=Bot.objects.create(owner=owner, title="citadels", name=f"bot-{i}"),
         builtin_name=names[i % len(names)],
     )
-    for i in range(4)
+    for i in range(3)
 ]
+uploaded = bots.upload_version(
+    bot=Bot.objects.create(owner=owner, title="citadels", name="uploaded"),
+    filename="bot.py",
+    data=RANDOM_BOT_SOURCE.encode(),
+)
+BotVersion.objects.filter(pk=uploaded.pk).update(status="ready")
+uploaded.refresh_from_db()
+versions.append(uploaded)
 t = services.create_tournament(
     organiser=owner, name="Across the link", title="citadels", seats=4, entrants=versions
 )
@@ -151,7 +166,7 @@ def _started(namespace: str, command: list[str], env: dict, log: Path):
         stop_process_group(process, grace_seconds=20)
 
 
-def _settings(folder: Path, address: str) -> dict[str, str]:
+def _settings(folder: Path, address: str, **more: str) -> dict[str, str]:
     """One host's settings: the servers at ``address``, every folder its own."""
     folder.mkdir()
     return operator_env(
@@ -161,14 +176,25 @@ def _settings(folder: Path, address: str) -> dict[str, str]:
         ARENA_MEDIA_ROOT=str(folder / "media"),
         ARENA_BOT_CACHE=str(folder / "bot-cache"),
         ARENA_LOG_LEVEL="INFO",
+        ARENA_ARTIFACT_SECRET=ARTIFACT_SECRET,
         DJANGO_SETTINGS_MODULE="arena.settings",
+        **more,
     )
 
 
 def test_a_worker_on_another_host_plays_a_tournament_to_the_end(two_hosts, tmp_path):
     platform, worker = two_hosts
-    web_side = _settings(tmp_path / "platform", "127.0.0.1")
-    worker_side = _settings(tmp_path / "worker", PLATFORM_ADDRESS)
+    web_side = _settings(
+        tmp_path / "platform",
+        "127.0.0.1",
+        ARENA_SECRET_KEY=secrets.token_urlsafe(50),
+        ARENA_ALLOWED_HOSTS=PLATFORM_ADDRESS,
+    )
+    worker_side = _settings(
+        tmp_path / "worker",
+        PLATFORM_ADDRESS,
+        ARENA_ARTIFACT_URL=f"http://{PLATFORM_ADDRESS}:{WEB_PORT}",
+    )
     redis = ["redis-server", "--bind", "127.0.0.1", PLATFORM_ADDRESS, "--port", "6379",
              "--save", "", "--appendonly", "no",
              # 127.100.0.2 is not 127.0.0.1: Redis would refuse it without a password.
@@ -176,9 +202,12 @@ def test_a_worker_on_another_host_plays_a_tournament_to_the_end(two_hosts, tmp_p
     celery = [sys.executable, "-m", "celery", "-A", "workers.celery", "worker",
               "--concurrency", "2", "--loglevel", "INFO", "--without-gossip",
               "--without-mingle", "--without-heartbeat", "--hostname", "far-worker@%h"]  # fmt: skip
+    web = [str(Path(sys.executable).parent / "gunicorn"), "arena.wsgi",
+           "--bind", f"{PLATFORM_ADDRESS}:{WEB_PORT}", "--workers", "1"]  # fmt: skip
     with (
         _postgres(platform),
         _started(platform, redis, web_side, tmp_path / "redis.log"),
+        _started(platform, web, web_side, tmp_path / "web.log"),
     ):
         time.sleep(1)  # Redis listens within a moment; the tournament's sends need it
         started = _in(platform, "env", *_env_args(web_side), sys.executable, "-c", START_TOURNAMENT)
@@ -189,6 +218,10 @@ def test_a_worker_on_another_host_plays_a_tournament_to_the_end(two_hosts, tmp_p
     assert [status for status, _, _ in report["games"]] == ["finished"] * 4
     assert all(rated for _, rated, _ in report["games"])
     assert report["rated_seats"] == 4 * 4  # every seat of every game rated, once
+    # The uploaded bot came over the link, into the worker's cache; its media stayed empty.
+    worker_files = tmp_path / "worker"
+    assert len(list((worker_files / "bot-cache" / "artifacts").glob("*.py"))) == 1
+    assert not (worker_files / "media").exists()
 
 
 def _env_args(env: dict[str, str]) -> list[str]:

@@ -132,3 +132,17 @@ def test_an_unknown_page_shows_no_debug_information(gunicorn):
     status, _, body = fetch(f"{gunicorn}/no-such-page/", proxied)
     assert status == 404
     assert b"URLconf" not in body and b"Traceback" not in body
+
+
+def test_a_worker_told_where_artifacts_are_but_not_the_secret_refuses_to_start(tmp_path):
+    env = operator_env(ARENA_VAR_DIR=str(tmp_path), ARENA_ARTIFACT_URL="http://web:8000")
+    shown = manage(env, "check")
+    assert shown.returncode != 0
+    assert "ARENA_ARTIFACT_URL is set but ARENA_ARTIFACT_SECRET is not" in shown.stderr
+
+
+def test_the_gunicorn_site_answers_artifact_downloads_without_a_redirect(gunicorn):
+    """The HTTPS redirect spares /internal/: workers inside the network may use plain HTTP
+    (the download is signed and checked against its digest). Unsigned, it is refused."""
+    status, _, body = fetch(f"{gunicorn}/internal/artifacts/{'a' * 64}", HOST)
+    assert status == 403, body

@@ -46,6 +46,7 @@ def test_the_app_takes_its_options_from_the_celery_settings(settings):
     assert app.conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
     assert app.conf.broker_url == settings.CELERY_BROKER_URL
     assert app.conf.beat_schedule["sweep-games"]["task"] == "workers.sweep_games"
+    assert app.conf.beat_scheduler == "workers.beat:Scheduler"  # it also drains the outbox
 
 
 def test_a_message_taken_and_not_acknowledged_goes_back_when_its_worker_stops():

@@ -90,10 +90,10 @@ def test_a_second_delivery_of_a_played_game_finds_nothing_to_do(celery_workers, 
 def test_a_long_run_of_messages_goes_out_in_batches_and_every_one_arrives(celery_workers):
     """A tournament's start sends dozens of messages in runs of BATCH_MESSAGES (so the
     first games start before the last message is built); none is lost between runs."""
-    from arena.queue import BATCH_MESSAGES, Messages
+    from arena.outbox.services import BATCH_MESSAGES, publish
 
     missing = tuple(range(10**9, 10**9 + 3 * BATCH_MESSAGES + 3))  # no such games
-    Messages("workers.play_game", missing)()
+    publish("workers.play_game", [[pk] for pk in missing])
     wait_for(
         lambda: all(f"'game_id': {pk}, 'worker'" in celery_workers.log() for pk in missing),
         what="every message to reach a worker",

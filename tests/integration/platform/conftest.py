@@ -1,0 +1,72 @@
+"""Fixtures of the platform tests that run their own broker, worker and beat."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from arena.processes import stop_process_group
+from tests.support.broker import RedisServer, celery_app_on
+from tests.support.platform import ROOT, process_env, start_worker, wait_for
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        with celery_app_on(server.url):
+            yield server
+    finally:
+        server.stop()
+
+
+class FarSide:
+    """The worker and the beat of one test, on its own Redis."""
+
+    def __init__(self, folder, arena_files, broker_url):
+        self.folder = folder
+        self.env = process_env(arena_files, broker_url)
+        self.worker = None
+        self.beat = None
+
+    def start_worker(self):
+        self.worker = start_worker(self.env, self.folder / "worker.log", "outbox-test")
+
+    def start_beat(self):
+        command = [sys.executable, "-m", "celery", "-A", "workers.celery", "beat",
+                   "--loglevel", "INFO", "--schedule", str(self.folder / "beat-schedule")]  # fmt: skip
+        log = open(self.folder / "beat.log", "wb")  # noqa: SIM115 (kept open by the beat)
+        self.beat = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        wait_for(
+            lambda: b"beat: Starting" in (self.folder / "beat.log").read_bytes(),
+            timeout=60,
+            what="the beat to start",
+        )
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {name}\n" + (self.folder / name).read_text(errors="replace")[-3000:]
+            for name in ("worker.log", "beat.log")
+            if (self.folder / name).exists()
+        )
+
+    def stop(self):
+        if self.worker is not None:
+            stop_process_group(self.worker.process, grace_seconds=15)
+        if self.beat is not None:
+            stop_process_group(self.beat, grace_seconds=10)
+
+
+@pytest.fixture
+def far_side(tmp_path, arena_files, redis_server, toy_title):
+    side = FarSide(tmp_path, arena_files, redis_server.url)
+    try:
+        yield side
+    finally:
+        side.stop()
