@@ -289,6 +289,18 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     seed = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="null until every game dealt from it is over"
     )
+    error = serializers.CharField(
+        read_only=True, help_text="why the game failed or was tried again: a short reason"
+    )
+    error_detail = serializers.SerializerMethodField(
+        help_text="the traceback behind `error`: for staff and the seated bots' owners, else null"
+    )
+
+    def get_error_detail(self, game) -> str | None:
+        request = self.context.get("request")
+        if not game.error_detail or request is None:
+            return None
+        return game.error_detail if game.can_read_error_detail(request.user) else None
 
     class Meta:
         model = Game
@@ -302,6 +314,7 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
             "status",
             "attempts",
             "error",
+            "error_detail",
             "queued_at",
             "started_at",
             "finished_at",

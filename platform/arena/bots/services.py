@@ -108,7 +108,7 @@ def _take_back_validation(version_id: int, now) -> str | None:
         .filter(
             pk=version_id,
             status=BotVersion.Status.VALIDATING,
-            validation_started_at__lt=now - leases.lease(),
+            validation_started_at__lt=now - leases.validation_lease(),
         )
         .first()
     )
@@ -133,7 +133,8 @@ def _take_back_validation(version_id: int, now) -> str | None:
 VALIDATIONS = leases.LeasedWork(
     name="bot.validations",
     lost=lambda now: BotVersion.objects.filter(
-        status=BotVersion.Status.VALIDATING, validation_started_at__lt=now - leases.lease()
+        status=BotVersion.Status.VALIDATING,
+        validation_started_at__lt=now - leases.validation_lease(),
     ),
     waiting=lambda stale: BotVersion.objects.filter(
         status=BotVersion.Status.PENDING, queued_at__lt=stale

@@ -31,6 +31,8 @@ def game_detail(request, game_id: int):
         seat.can_read_log = seat.seat in owned
     stats = game_statistics(game.tournament.title, game.stats)
     context = {"game": game, "seats": seats, "statistics": stats, "viewer": None}
+    if game.error_detail and game.can_read_error_detail(request.user):
+        context["error_detail"] = game.error_detail
     if game.record:
         try:
             context["viewer"] = viewer_page_data(game, seats, owned=owned)
