@@ -93,12 +93,43 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
 
     Killed (its whole process group) when the session ends, before the test database goes.
     """
+    _flush_redis()
+    try:
+        command = worker_command(f"test-{REDIS_DB}@%h", 2)
+        with celery_process(arena_files, command, "worker") as worker:
+            yield worker
+    finally:
+        _flush_redis()
+
+
+def worker_command(hostname: str, concurrency: int) -> list[str]:
+    """A worker that also knows the toy title (tests.support.celery_worker)."""
+    return [
+        sys.executable, "-m", "tests.support.celery_worker", "worker",
+        "--concurrency", str(concurrency), "--pool", "prefork", "--loglevel", "INFO",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "--hostname", hostname,
+    ]  # fmt: skip
+
+
+def beat_command(schedule: Path) -> list[str]:
+    """The beat as shipped: it sends the sweep every ARENA_SWEEP_SECONDS."""
+    return [
+        sys.executable, "-m", "celery", "-A", "workers.celery", "beat",
+        "--schedule", str(schedule), "--loglevel", "INFO",
+    ]  # fmt: skip
+
+
+@contextlib.contextmanager
+def celery_process(arena_files: Path, command: list[str], name: str, ready: bytes = b"ready."):
+    """Start ``command`` (a worker or the beat) in its own process group on the test
+    database and Redis, logging to ``<name>.log``; wait for ``ready`` in its log, and kill
+    the group on leaving."""
     from django.db import connection
 
-    _flush_redis()
     url = urlsplit(os.environ["ARENA_DATABASE_URL"])
     database_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
-    log_path = arena_files / "worker.log"
+    log_path = arena_files / f"{name}.log"
     env = {
         **os.environ,
         "ARENA_DATABASE_URL": database_url,
@@ -108,12 +139,6 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
         "ARENA_LOG_LEVEL": "INFO",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "platform")]),
     }
-    command = [
-        sys.executable, "-m", "tests.support.celery_worker", "worker",
-        "--concurrency", "2", "--pool", "prefork", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "--hostname", f"test-{REDIS_DB}@%h",
-    ]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -121,16 +146,15 @@ def celery_workers(django_db_setup, django_db_blocker, arena_files):
         )  # fmt: skip
     try:
         wait_for(
-            lambda: b"ready." in log_path.read_bytes() or process.poll() is not None,
+            lambda: ready in log_path.read_bytes() or process.poll() is not None,
             timeout=60,
-            what="the Celery worker to start",
+            what=f"{command[:5]} to start",
         )
         if process.poll() is not None:
-            raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text())
+            raise RuntimeError(f"{command[:5]} did not start:\n" + log_path.read_text())
         yield WorkerHandle(process, log_path)
     finally:
         stop_process_group(process, grace_seconds=15)
-        _flush_redis()
 
 
 class WorkerHandle:
