@@ -19,12 +19,16 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game
 from arena.ratings.models import RatingChange
 from arena.tournaments import services as tournaments
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_ready_upload, make_tournament, make_user
-from tests.integration.platform.tournaments import assert_standings_match_stored_games
+from tests.integration.platform.tournaments import (
+    assert_standings_match_stored_games,
+    run_to_the_end,
+)
 from tests.support.platform import beat_command, celery_process, wait_for, worker_command
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -222,3 +226,37 @@ def test_a_game_longer_than_its_lease_is_played_once_through_terminated_connecti
     longest = max(g.finished_at - g.started_at for g in games)
     assert longest > timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
     assert_played_once_each(tournament)
+
+
+def test_a_permanent_error_fails_the_game_at_once_and_only_owners_and_staff_see_why(
+    celery_workers, toy_title, client
+):
+    alice, bob, root = make_user("alice"), make_user("bob"), make_user("root", staff=True)
+    misfit = make_builtin(alice, name="misfit")
+    tournament = make_tournament(alice, [make_builtin(bob), make_builtin(bob), misfit], seats=2)
+    # The trial's mistake: a bot of another title seated (its built-in is a Citadels one).
+    Bot.objects.filter(pk=misfit.bot_id).update(title="citadels")
+    BotVersion.objects.filter(pk=misfit.pk).update(builtin_name="builder")
+    run_to_the_end(tournament)
+
+    failed = list(Game.objects.filter(tournament=tournament, status="failed"))
+    assert len(failed) == 2 and all(g.attempts == 1 for g in failed)  # no retries
+    game = failed[0]
+    assert game.error.startswith("The game cannot be set up: unknown bot 'builder' for toy")
+    assert "Traceback" in game.error_detail and "workers/" in game.error_detail
+    assert_standings_match_stored_games(tournament)
+
+    def page_and_api(who):
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        page = client.get(game.get_absolute_url()).content.decode()
+        api = client.get(f"/api/v1/games/{game.pk}/").json()
+        assert "The game cannot be set up" in page and api["error"] == game.error
+        return "Traceback" in page, api["error_detail"]
+
+    assert page_and_api(None) == (False, None)  # the public
+    other = make_user("carol")
+    assert page_and_api(other) == (False, None)
+    assert page_and_api(alice) == (True, game.error_detail)  # owns a seated bot
+    assert page_and_api(root) == (True, game.error_detail)  # staff
