@@ -325,6 +325,46 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
         ]
 
 
+class QueueCountsSerializer(serializers.Serializer):
+    scheduled = serializers.IntegerField(help_text="waiting for room in the tournament's window")
+    queued = serializers.IntegerField(help_text="sent to the workers, not claimed yet")
+    running = serializers.IntegerField()
+    expired = serializers.IntegerField(help_text="running, lease run out: the sweep requeues it")
+    failed = serializers.IntegerField()
+    finished = serializers.IntegerField()
+
+
+class TournamentQueueSerializer(QueueCountsSerializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    title = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    oldest_queued_at = serializers.DateTimeField(allow_null=True)
+
+
+class WorkerQueueSerializer(serializers.Serializer):
+    worker = serializers.CharField(help_text="one pool process: host:pid:suffix")
+    running = serializers.IntegerField()
+    expired = serializers.IntegerField(help_text="of its running games, leases run out")
+    failed = serializers.IntegerField(help_text="games it last held that failed in 24 h")
+    oldest_started_at = serializers.DateTimeField(allow_null=True)
+
+
+class QueueStatusSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    tournaments = TournamentQueueSerializer(
+        many=True,
+        help_text="running or paused tournaments, and any with a game queued, running or "
+        "failed in the last 24 hours",
+    )
+    workers = WorkerQueueSerializer(many=True)
+    totals = QueueCountsSerializer(help_text="over the tournaments listed")
+    lease_seconds = serializers.IntegerField(help_text="ARENA_GAME_LEASE_SECONDS")
+    sweep_seconds = serializers.IntegerField(help_text="ARENA_SWEEP_SECONDS")
+    games_in_flight = serializers.IntegerField(help_text="ARENA_GAMES_IN_FLIGHT")
+
+
 # -- ratings ---------------------------------------------------------------------------------
 
 

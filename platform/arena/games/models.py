@@ -65,6 +65,12 @@ class Game(models.Model):
             models.Index(
                 fields=["queued_at"], condition=models.Q(status="queued"), name="game_queued_since"
             ),
+            # The staff's queue page lists recent failures (few rows: failed games only).
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(status="failed"),
+                name="game_failed_since",
+            ),
         ]
 
     def __str__(self) -> str:
