@@ -34,10 +34,14 @@ log = logging.getLogger("arena.workers")
 )
 def play_game(game_id: int) -> None:
     from arena.games import services
-    from workers.errors import public_reason
     from workers.heartbeat import HEARTBEAT, LeaseLost, stall_budget
 
-    job = on_a_live_connection(services.claim_game, game_id, worker=worker_name())
+    worker = worker_name()
+    try:  # the claim also readies the seated bots' files, which may be missing or broken
+        job = on_a_live_connection(services.claim_game, game_id, worker=worker)
+    except Exception as err:
+        runner_failed(game_id, worker, err)
+        return
     if job is None:
         return
     HEARTBEAT.hold(
@@ -56,21 +60,35 @@ def play_game(game_id: int) -> None:
             on_progress=HEARTBEAT.progress,
         )
     except LeaseLost:  # taken back after a stall: another worker plays it, store nothing
-        log.warning("game.abandoned %s", {"game_id": game_id, "worker": job.worker})
+        log.warning("game.abandoned %s", {"game_id": game_id, "worker": worker})
         return
     except Exception as err:  # the runner itself broke (not a bot)
-        detail, reason = traceback.format_exc(limit=8), public_reason(err)
-        if reason is not None:  # no other attempt can cure it: fail it now
-            on_a_live_connection(services.fail_game, game_id, reason=reason, detail=detail)
-            log.warning("game.permanent.error %s", {"game_id": game_id, "reason": reason})
-        else:  # try again elsewhere, then fail
-            reason = f"the worker failed to run it ({type(err).__name__})"
-            on_a_live_connection(services.release_game, game_id, reason=reason, detail=detail)
-            log.exception("game.runner.error %s", {"game_id": game_id})
+        runner_failed(game_id, worker, err)
         return
     finally:
         HEARTBEAT.release()
     on_a_live_connection(services.store_game_result, job, played)
+
+
+def runner_failed(game_id: int, worker: str, err: Exception) -> None:
+    """Call from the ``except`` that caught ``err``: a permanent error (``workers.errors``)
+    fails the game now with its public reason; anything else releases it for another
+    attempt. The traceback goes to staff and the seats' owners only."""
+    from arena.games import services
+    from workers.errors import public_reason
+
+    detail, reason = traceback.format_exc(limit=8), public_reason(err)
+    if reason is not None:  # no other attempt can cure it
+        on_a_live_connection(
+            services.fail_game, game_id, reason=reason, detail=detail, worker=worker
+        )
+        log.warning("game.permanent.error %s", {"game_id": game_id, "reason": reason})
+    else:
+        reason = f"the worker failed to run it ({type(err).__name__})"
+        on_a_live_connection(
+            services.release_game, game_id, reason=reason, detail=detail, worker=worker
+        )
+        log.exception("game.runner.error %s", {"game_id": game_id})
 
 
 _worker_names: dict[int, str] = {}

@@ -241,24 +241,26 @@ def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
     return seats
 
 
-def release_game(game_id: int, *, reason: str, detail: str = "") -> str:
+def release_game(game_id: int, *, reason: str, detail: str = "", worker: str = "") -> str:
     """After an infrastructure error (not a bot fault): requeue the game, or fail it after
     ARENA_GAME_MAX_ATTEMPTS attempts. ``reason`` is public, ``detail`` (a traceback) for
-    staff and the seats' owners. Returns the new status."""
+    staff and the seats' owners; given a ``worker``, only while that worker holds the game.
+    Returns the new status."""
     with transaction.atomic():
         game = _lock_game(game_id)
-        if game.status != Game.Status.RUNNING:
+        if game.status != Game.Status.RUNNING or (worker and game.worker != worker):
             return game.status
         return _requeue_or_fail(game, reason, detail)
 
 
-def fail_game(game_id: int, *, reason: str, detail: str = "") -> str:
+def fail_game(game_id: int, *, reason: str, detail: str = "", worker: str = "") -> str:
     """After a permanent error (``workers.errors``): fail the game at once, whatever its
     attempts, with the public ``reason`` and the ``detail`` for staff and owners; the
-    tournament's ratings and window move past it. Returns the new status."""
+    tournament's ratings and window move past it. Given a ``worker``, only while that
+    worker holds the game. Returns the new status."""
     with transaction.atomic():
         game = _lock_game(game_id)
-        if game.status != Game.Status.RUNNING:
+        if game.status != Game.Status.RUNNING or (worker and game.worker != worker):
             return game.status
         _fail(game, reason, detail)
         return game.status
