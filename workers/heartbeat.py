@@ -12,8 +12,10 @@ When a renewal finds the game no longer held by this worker (the sweep took it b
 stall, and another worker has it now), the next progress report raises :class:`LeaseLost`
 and the runner stops the game; the task then stores nothing.
 
-One thread per pool process, started with its first long game and kept: a game shorter than
-one renewal period never wakes it, costs no database round trip and opens no connection.
+One thread per pool process, started with its first game and kept; the runner's side costs a
+counter increment per decision and two attribute writes per game. A game shorter than one
+renewal period costs no database round trip and opens no connection. Progress is looked at
+only at each renewal, so a stall is noticed to within one renewal period.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 log = logging.getLogger("arena.workers")
+
+#: The longest the thread sleeps without looking at what it holds.
+IDLE_WAIT = 1.0
+#: After a renewal failed twice (the database unreachable), the next try comes this soon.
+RETRY_AFTER = 2.0
 
 
 class LeaseLost(Exception):
@@ -40,6 +47,8 @@ class _Held:
     label: str
     progressed: float = field(default_factory=time.monotonic)
     renewed: float = field(default_factory=time.monotonic)
+    steps: int = 0  # progress reports so far (a counter: the runner's side stays cheap)
+    seen_steps: int = 0  # as of the last beat
     lost: bool = False
     stalled: bool = False
 
@@ -58,10 +67,10 @@ class Heartbeat:
         """Renew with ``renew()`` every ``every`` seconds until :meth:`release`, as long as
         :meth:`progress` was called within ``stall_after`` seconds."""
         now = self._clock()
-        with self._wake:
-            self._held = _Held(renew, every, stall_after, label, progressed=now, renewed=now)
-            self._start_thread()
-            self._wake.notify()
+        # No wake-up: the thread looks at least every IDLE_WAIT seconds, and the first
+        # renewal is due only ``every`` seconds from now (a game costs no thread switch).
+        self._held = _Held(renew, every, stall_after, label, progressed=now, renewed=now)
+        self._start_thread()
 
     def progress(self) -> None:
         """The runner moved on (the per-decision callback). Raises :class:`LeaseLost` once
@@ -71,13 +80,11 @@ class Heartbeat:
             return
         if held.lost:
             raise LeaseLost(held.label)
-        held.progressed = self._clock()
+        held.steps += 1
 
     def release(self) -> None:
         """The game is over (stored, released, or lost): renew no more."""
-        with self._wake:
-            self._held = None
-            self._wake.notify()
+        self._held = None
 
     def _start_thread(self) -> None:
         # A pool process is forked from the worker's parent: a thread started there (or in
@@ -91,35 +98,51 @@ class Heartbeat:
     def _run(self) -> None:
         connected = False
         while True:
-            with self._wake:
-                held = self._held
-                if held is None:
-                    if connected:
-                        _close_connections()  # no idle second connection between games
-                        connected = False
-                    self._wake.wait()
-                    continue
-                wait = held.renewed + held.every - self._clock()
-                if wait > 0:
-                    self._wake.wait(wait)
-                    continue
+            held = self._held
+            if held is None:
+                if connected:
+                    _close_connections()  # no idle second connection between games
+                    connected = False
+                self._sleep(IDLE_WAIT)
+                continue
+            wait = held.renewed + held.every - self._clock()
+            if wait > 0:
+                self._sleep(min(wait, IDLE_WAIT))
+                continue
             connected = self._beat(held) or connected
+
+    def _sleep(self, seconds: float) -> None:
+        with self._wake:
+            self._wake.wait(seconds)
+
+    @staticmethod
+    def _renew(held: _Held) -> bool:
+        """``held.renew()``, once more on a new connection if the kept one is broken
+        (PostgreSQL restarted or terminated it since the last renewal)."""
+        try:
+            return held.renew()
+        except Exception:
+            _close_connections()
+            return held.renew()
 
     def _beat(self, held: _Held) -> bool:
         """One renewal of ``held`` (outside the lock: it is a database round trip). True
         when it used the database."""
         now = self._clock()
         held.renewed = now
+        if held.steps != held.seen_steps:
+            held.seen_steps, held.progressed = held.steps, now
         if now - held.progressed > held.stall_after:
             if not held.stalled:
                 held.stalled = True
                 log.warning("game.lease.stalled %s", {"game": held.label})
             return False
         try:
-            still_ours = held.renew()
-        except Exception as err:  # a broken connection: try again on a new one next time
+            still_ours = self._renew(held)
+        except Exception as err:  # the database is away: try again soon, not a period later
             log.warning("game.lease.renew_failed %s", {"game": held.label, "error": str(err)[:200]})
             _close_connections()
+            held.renewed = now - held.every + min(RETRY_AFTER, held.every)
             return False
         if not still_ours:
             held.lost = True

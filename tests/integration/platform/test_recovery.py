@@ -36,16 +36,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 RECOVERY_TARGET = timedelta(seconds=60)  # issue 20: back in play within a minute
 
 
-def slow_bot(seconds_per_decision: float) -> str:
-    """A protocol bot that thinks ``seconds_per_decision`` before taking the first option
-    (a long game, so that a worker can be lost in the middle of one)."""
+def slow_bot(seconds_per_decision: float, slow_decisions: int = 1000) -> str:
+    """A protocol bot that thinks ``seconds_per_decision`` (its first ``slow_decisions``
+    decisions; the rest at once) before taking the first option: a long game, so that a
+    worker can be lost in the middle of one. In the toy title it decides at least twice."""
     return f"""import json, sys, time
+decisions = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "start":
         print(json.dumps({{"type": "ready"}}), flush=True)
     elif message["type"] == "decide":
-        time.sleep({seconds_per_decision})
+        decisions += 1
+        time.sleep({seconds_per_decision} if decisions <= {slow_decisions} else 0)
         print(json.dumps({{"type": "act", "id": message["id"], "choice": 0}}), flush=True)
     elif message["type"] == "end":
         break
@@ -200,9 +203,10 @@ def test_a_game_longer_than_its_lease_is_played_once_through_terminated_connecti
     """The heartbeat renews the lease of a game that runs for more than a lease, and gets
     a new connection when PostgreSQL terminated the one it kept."""
     alice = make_user("alice")
-    slow = make_ready_upload(alice, name="ponderer", source=slow_bot(8))
+    thinking = settings.ARENA_GAME_LEASE_SECONDS / 2 + 1  # two decisions outlast a lease
+    slow = make_ready_upload(alice, name="ponderer", source=slow_bot(thinking, 2))
     tournament = make_tournament(
-        alice, [slow, make_builtin(alice)], seats=2, decision_ms=10_000, bank_ms=5_000
+        alice, [slow, make_builtin(alice)], seats=2, decision_ms=20_000, bank_ms=5_000
     )
     tournaments.start_tournament(tournament.pk)
     running = wait_for(
