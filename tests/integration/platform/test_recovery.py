@@ -177,6 +177,11 @@ def test_a_lost_workers_game_is_back_in_play_within_a_minute_and_ratings_catch_u
     assert held.lease_until <= requeued_at
     assert requeued_at <= held.lease_until + timedelta(seconds=settings.ARENA_SWEEP_SECONDS + 5)
     assert requeued_at - lost_at <= RECOVERY_TARGET
+    print(
+        f"{fault} worker: lease ran out {(held.lease_until - lost_at).total_seconds():.1f} s,"
+        f" game requeued {(requeued_at - lost_at).total_seconds():.1f} s and claimed again"
+        f" {(replayed.started_at - lost_at).total_seconds():.1f} s after the loss"
+    )
     assert "lease expired" in replayed.error or replayed.error == ""
 
     if fault == "hung":  # the stopped worker wakes up: it must not store the game again
