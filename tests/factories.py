@@ -44,11 +44,13 @@ def make_builtin(owner, *, title: str = "toy", name: str | None = None, builtin:
     return bot_services.add_builtin_version(bot=bot, builtin_name=builtin)
 
 
-def make_ready_upload(owner, *, title: str = "toy", name: str = "uploaded") -> BotVersion:
+def make_ready_upload(
+    owner, *, title: str = "toy", name: str = "uploaded", source: str = RANDOM_BOT_SOURCE
+) -> BotVersion:
     """An uploaded version marked ready without a worker (for tests not about validation)."""
     bot = make_bot(owner, title=title, name=name)
     version = bot_services.upload_version(
-        bot=bot, filename="bot.py", data=RANDOM_BOT_SOURCE.encode() + name.encode()
+        bot=bot, filename="bot.py", data=source.encode() + f"\n# {name}\n".encode()
     )
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.READY)
     version.refresh_from_db()

@@ -504,11 +504,15 @@ def run_match(
     limits: Limits | None = None,
     sandbox: str = "bwrap",
     on_message=None,
+    on_progress=None,
 ) -> MatchResult:
     """Play one whole game; see the module docstring for the fault policy.
 
     ``title_id`` is a registered title id (or a Title object). ``on_message(seat, direction,
-    message)``, if given, sees every protocol message ("to_bot" / "from_bot"). Raises
+    message)``, if given, sees every protocol message ("to_bot" / "from_bot").
+    ``on_progress()``, if given, is called once the bots are started and after every
+    decision (a worker's lease heartbeat); an exception it raises stops the game, and every
+    bot process with it, and propagates. Raises
     ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
     ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
 
@@ -526,8 +530,12 @@ def run_match(
         on_message=on_message,
     ) as match:
         match.start()
+        if on_progress is not None:
+            on_progress()
         while not match.over:
             match.play_one_decision()
+            if on_progress is not None:
+                on_progress()
         result = match.finish()
     result.match_ms = round(1000 * (time.perf_counter() - started))
     return result

@@ -3,12 +3,15 @@
 Each task takes ids only, is acknowledged late (a worker that stops or loses a pool process
 puts the message back, and the claim makes a redelivery harmless; a game whose worker was lost
 outright is recovered by its lease and the sweeper), and calls the match runner in the
-sandbox. A bot that crashes or times out is a game outcome stored with the game; only failures
-of the runner itself release the game for another attempt.
+sandbox. A bot that crashes or times out is a game outcome stored with the game. While a game
+runs, its lease is renewed by the heartbeat (``workers.heartbeat``). A permanent error
+(``workers.errors``: the game cannot be played as set up) fails the game at once; other
+failures of the runner itself release it for another attempt.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import secrets
@@ -18,8 +21,6 @@ from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
-
-from workers.errors import PermanentGameError
 
 if TYPE_CHECKING:
     from workers.limits import Limits
@@ -33,23 +34,61 @@ log = logging.getLogger("arena.workers")
 )
 def play_game(game_id: int) -> None:
     from arena.games import services
+    from workers.heartbeat import HEARTBEAT, LeaseLost, stall_budget
 
-    job = on_a_live_connection(services.claim_game, game_id, worker=worker_name())
+    worker = worker_name()
+    try:  # the claim also readies the seated bots' files, which may be missing or broken
+        job = on_a_live_connection(services.claim_game, game_id, worker=worker)
+    except Exception as err:
+        runner_failed(game_id, worker, err)
+        return
     if job is None:
         return
+    HEARTBEAT.hold(
+        functools.partial(services.renew_lease, job),
+        every=settings.ARENA_GAME_LEASE_SECONDS / 3,
+        stall_after=stall_budget(job.limits, settings.ARENA_GAME_LEASE_SECONDS),
+        label=f"{game_id}",
+    )
     try:
         played = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+            job.title,
+            job.seats,
+            seed=job.seed,
+            options=job.options,
+            limits=job.limits,
+            on_progress=HEARTBEAT.progress,
         )
-    except PermanentGameError as err:  # no other attempt would do better: fail it now
-        services.release_game(game_id, reason=err.public_reason, permanent=True)
-        log.warning("game.failed.permanent %s", {"game_id": game_id, "reason": err.public_reason})
+    except LeaseLost:  # taken back after a stall: another worker plays it, store nothing
+        log.warning("game.abandoned %s", {"game_id": game_id, "worker": worker})
         return
-    except Exception:  # the runner itself broke (not a bot): try again elsewhere, then fail
-        services.release_game(game_id, reason=traceback.format_exc(limit=5))
-        log.exception("game.runner.error %s", {"game_id": game_id})
+    except Exception as err:  # the runner itself broke (not a bot)
+        runner_failed(game_id, worker, err)
         return
+    finally:
+        HEARTBEAT.release()
     on_a_live_connection(services.store_game_result, job, played)
+
+
+def runner_failed(game_id: int, worker: str, err: Exception) -> None:
+    """Call from the ``except`` that caught ``err``: a permanent error (``workers.errors``)
+    fails the game now with its public reason; anything else releases it for another
+    attempt. The traceback goes to staff and the seats' owners only."""
+    from arena.games import services
+    from workers.errors import public_reason
+
+    detail, reason = traceback.format_exc(limit=8), public_reason(err)
+    if reason is not None:  # no other attempt can cure it
+        on_a_live_connection(
+            services.fail_game, game_id, reason=reason, detail=detail, worker=worker
+        )
+        log.warning("game.permanent.error %s", {"game_id": game_id, "reason": reason})
+    else:
+        reason = f"the worker failed to run it ({type(err).__name__})"
+        on_a_live_connection(
+            services.release_game, game_id, reason=reason, detail=detail, worker=worker
+        )
+        log.exception("game.runner.error %s", {"game_id": game_id})
 
 
 _worker_names: dict[int, str] = {}
@@ -103,14 +142,29 @@ def sweep_games() -> None:
     sweep_validations()
 
 
-def run_job(title: str, seats: list[SeatSpec], *, seed: int, options: dict, limits: Limits):
+def run_job(
+    title: str,
+    seats: list[SeatSpec],
+    *,
+    seed: int,
+    options: dict,
+    limits: Limits,
+    on_progress=None,
+):
     """Run one game through the match runner in the platform's sandbox; the runner's
-    ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox."""
+    ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox.
+    ``on_progress`` is the runner's per-decision callback (the lease heartbeat)."""
     from arena.bots.services import ready_seats, refuse_unsandboxed
     from workers.match import run_match
 
     refuse_unsandboxed(seats)
     ready_seats(seats)  # uploaded bots' artifacts, fetched and checked once per machine
     return run_match(
-        title, seats, seed=seed, options=options, limits=limits, sandbox=settings.ARENA_SANDBOX
+        title,
+        seats,
+        seed=seed,
+        options=options,
+        limits=limits,
+        sandbox=settings.ARENA_SANDBOX,
+        on_progress=on_progress,
     )

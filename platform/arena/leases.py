@@ -2,7 +2,9 @@
 games and for bot validations.
 
 A worker claims a row by a conditional update (queued -> running, 0 rows: someone else has
-it) and holds it for ARENA_GAME_LEASE_SECONDS. The periodic sweep (``workers.sweep_games``,
+it) and holds it for a lease: a game for ARENA_GAME_LEASE_SECONDS, renewed by its worker's
+heartbeat while the game makes progress (``workers.heartbeat``), a validation for
+ARENA_VALIDATION_LEASE_SECONDS. The periodic sweep (``workers.sweep_games``,
 or ``manage.py requeue_games``) then does two things for each kind of work:
 
 - a row whose lease expired (its worker was lost) is taken back in a transaction of its
@@ -46,8 +48,15 @@ class LeasedWork:
 
 
 def lease() -> timedelta:
-    """How long a claim holds its row before the sweep may take it back."""
+    """How long a game's claim (or its last renewal) holds it before the sweep may take it
+    back."""
     return timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS)
+
+
+def validation_lease() -> timedelta:
+    """How long a validation's claim holds its version (not renewed: the longest smoke
+    game)."""
+    return timedelta(seconds=settings.ARENA_VALIDATION_LEASE_SECONDS)
 
 
 def gives_up(attempts: int) -> bool:

@@ -299,9 +299,13 @@ try:
     ARENA_BOT_LIMITS = Limits.from_env()
 except ValueError as err:
     raise ImproperlyConfigured(str(err)) from None
-# A running game whose lease has expired is requeued by the sweeper; after this many
-# attempts it is marked failed with the reason.
-ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 900, low=5, high=86_400)
+# A claimed game's lease. Its worker's heartbeat renews it every third of this while the
+# game makes progress (workers/heartbeat.py); a killed, stopped or hung worker's game is
+# requeued by the sweep once it runs out: within this plus ARENA_SWEEP_SECONDS (40 s) of
+# the worker's last sign of life. After ARENA_GAME_MAX_ATTEMPTS attempts it is failed.
+ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 30, low=5, high=86_400)
+# A bot validation's lease: a smoke game is not renewed, so this covers the longest one.
+ARENA_VALIDATION_LEASE_SECONDS = env_int("ARENA_VALIDATION_LEASE_SECONDS", 900, low=5, high=86_400)
 # PostgreSQL's synchronous_commit for worker connections (claims, stores). "off": a COMMIT
 # does not wait for its WAL to reach the disk (about 1 ms per transaction measured here); a
 # PostgreSQL crash can then forget the last fraction of a second of claims and stores, whose
@@ -317,7 +321,9 @@ ARENA_QUEUED_RESEND_SECONDS = env_int("ARENA_QUEUED_RESEND_SECONDS", 600, low=5,
 # so interleave in the broker instead of one waiting behind another's every game. Set it
 # to at least the number of worker processes, so a tournament alone keeps them all busy.
 ARENA_GAMES_IN_FLIGHT = env_int("ARENA_GAMES_IN_FLIGHT", 64, low=1, high=100_000)
-ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 60, low=1, high=86_400)
+# How often the beat sends the sweep (expired leases, unclaimed queued games): a few
+# indexed queries that find nothing when all is well.
+ARENA_SWEEP_SECONDS = env_int("ARENA_SWEEP_SECONDS", 10, low=1, high=86_400)
 # A bot is flagged when at least this share (percent) of its recent games had a fault.
 ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=100)
 

@@ -149,16 +149,18 @@ FINISH_GAME = Statement(
     UPDATE {game}
     SET {game.status} = {finished}, {game.finished_at} = %s, {game.lease_until} = NULL,
         {game.record} = %s, {game.stats} = %s, {game.engine_version} = %s,
-        {game.rules_version} = %s, {game.match_ms} = %s, {game.error} = ''
-    WHERE {game.id} = %s AND {game.status} = {running}
+        {game.rules_version} = %s, {game.match_ms} = %s, {game.error} = '',
+        {game.error_detail} = ''
+    WHERE {game.id} = %s AND {game.status} = {running} AND {game.worker} = %s
     RETURNING {game.id}
 """,
         **NAMES,
     ),
     FinishedGame,
 )
-"""running -> finished with its record; no row when it is no longer running (stored
-already, or recovered by the sweeper), and then the store rolls back."""
+"""running -> finished with its record; no row when it is no longer running on this worker
+(stored already, or taken back by the sweeper and maybe claimed by another worker), and then
+the store rolls back."""
 
 SEAT_FIELDS = [
     "game", "seat", "bot_version", "score", "rank", "rating_rank", "winner", "status",

@@ -56,6 +56,7 @@ urlpatterns = [
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),
     path("games/viewer/<str:name>", games.viewer_asset, name="viewer-asset"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
+    path("staff/queue/", games.queue_page, name="queue"),
     # The REST API: /api/v1/ is the versioned contract; /api/ serves the same handlers as an
     # alias for clients written before the version (docs/api/README.md). /api/analytics/ is
     # the dashboards' (its routes do not collide with the alias's).

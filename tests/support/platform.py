@@ -95,6 +95,39 @@ def test_database_url() -> str:
     return urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
 
 
+@pytest.fixture(scope="session")
+def celery_workers(django_db_setup, django_db_blocker, arena_files):
+    """A real Celery worker (prefork, two processes) on the test database and Redis.
+
+    Killed (its whole process group) when the session ends, before the test database goes.
+    """
+    _flush_redis()
+    try:
+        command = worker_command(f"test-{REDIS_DB}@%h", 2)
+        with celery_process(arena_files, command, "worker") as worker:
+            yield worker
+    finally:
+        _flush_redis()
+
+
+def worker_command(hostname: str, concurrency: int) -> list[str]:
+    """A worker that also knows the toy title (tests.support.celery_worker)."""
+    return [
+        sys.executable, "-m", "tests.support.celery_worker", "worker",
+        "--concurrency", str(concurrency), "--pool", "prefork", "--loglevel", "INFO",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "--hostname", hostname,
+    ]  # fmt: skip
+
+
+def beat_command(schedule: Path) -> list[str]:
+    """The beat as shipped: it sends the sweep every ARENA_SWEEP_SECONDS."""
+    return [
+        sys.executable, "-m", "celery", "-A", "workers.celery", "beat",
+        "--schedule", str(schedule), "--loglevel", "INFO",
+    ]  # fmt: skip
+
+
 def process_env(arena_files: Path, broker_url: str, **more: str) -> dict[str, str]:
     """The environment of a worker or beat started by the tests: the test database, this
     broker, the shared media and bot-cache folders."""
@@ -114,14 +147,26 @@ def process_env(arena_files: Path, broker_url: str, **more: str) -> dict[str, st
 
 
 def start_worker(env: dict[str, str], log_path: Path, hostname: str) -> WorkerHandle:
-    """A real Celery worker (prefork, two processes, knowing the toy title), once it said it
-    is ready; stop it with ``stop_process_group(handle.process)``."""
-    command = [
-        sys.executable, "-m", "tests.support.celery_worker", "worker",
-        "--concurrency", "2", "--pool", "prefork", "--loglevel", "INFO",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "--hostname", f"{hostname}@%h",
-    ]  # fmt: skip
+    """A real Celery worker (prefork, two processes, knowing the toy title) with ``env``,
+    once it said it is ready; stop it with ``stop_process_group(handle.process)``."""
+    return _start(worker_command(f"{hostname}@%h", 2), env, log_path, b"ready.")
+
+
+@contextlib.contextmanager
+def celery_process(arena_files: Path, command: list[str], name: str, ready: bytes = b"ready."):
+    """Start ``command`` (a worker or the beat) in its own process group on the test
+    database and Redis, logging to ``<name>.log``; wait for ``ready`` in its log, and kill
+    the group on leaving."""
+    handle = _start(
+        command, process_env(arena_files, BROKER_URL), arena_files / f"{name}.log", ready
+    )
+    try:
+        yield handle
+    finally:
+        stop_process_group(handle.process, grace_seconds=15)
+
+
+def _start(command: list[str], env: dict[str, str], log_path: Path, ready: bytes) -> WorkerHandle:
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -129,32 +174,16 @@ def start_worker(env: dict[str, str], log_path: Path, hostname: str) -> WorkerHa
         )  # fmt: skip
     try:
         wait_for(
-            lambda: b"ready." in log_path.read_bytes() or process.poll() is not None,
+            lambda: ready in log_path.read_bytes() or process.poll() is not None,
             timeout=60,
-            what="the Celery worker to start",
+            what=f"{command[:5]} to start",
         )
         if process.poll() is not None:
-            raise RuntimeError("the Celery worker did not start:\n" + log_path.read_text())
+            raise RuntimeError(f"{command[:5]} did not start:\n" + log_path.read_text())
     except BaseException:
         stop_process_group(process, grace_seconds=15)
         raise
     return WorkerHandle(process, log_path)
-
-
-@pytest.fixture(scope="session")
-def celery_workers(django_db_setup, django_db_blocker, arena_files):
-    """A real Celery worker (prefork, two processes) on the test database and Redis.
-
-    Killed (its whole process group) when the session ends, before the test database goes.
-    """
-    _flush_redis()
-    env = process_env(arena_files, BROKER_URL)
-    handle = start_worker(env, arena_files / "worker.log", f"test-{REDIS_DB}")
-    try:
-        yield handle
-    finally:
-        stop_process_group(handle.process, grace_seconds=15)
-        _flush_redis()
 
 
 class WorkerHandle:

@@ -295,6 +295,18 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     seed = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="null until every game dealt from it is over"
     )
+    error = serializers.CharField(
+        read_only=True, help_text="why the game failed or was tried again: a short reason"
+    )
+    error_detail = serializers.SerializerMethodField(
+        help_text="the traceback behind `error`: for staff and the seated bots' owners, else null"
+    )
+
+    def get_error_detail(self, game) -> str | None:
+        request = self.context.get("request")
+        if not game.error_detail or request is None:
+            return None
+        return game.error_detail if game.can_read_error_detail(request.user) else None
 
     class Meta:
         model = Game
@@ -308,6 +320,7 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
             "status",
             "attempts",
             "error",
+            "error_detail",
             "queued_at",
             "started_at",
             "finished_at",
@@ -316,6 +329,46 @@ class GameSerializer(HiddenSeedMixin, serializers.ModelSerializer):
             "rules_version",
             "seats",
         ]
+
+
+class QueueCountsSerializer(serializers.Serializer):
+    scheduled = serializers.IntegerField(help_text="waiting for room in the tournament's window")
+    queued = serializers.IntegerField(help_text="sent to the workers, not claimed yet")
+    running = serializers.IntegerField()
+    expired = serializers.IntegerField(help_text="running, lease run out: the sweep requeues it")
+    failed = serializers.IntegerField()
+    finished = serializers.IntegerField()
+
+
+class TournamentQueueSerializer(QueueCountsSerializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    title = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    oldest_queued_at = serializers.DateTimeField(allow_null=True)
+
+
+class WorkerQueueSerializer(serializers.Serializer):
+    worker = serializers.CharField(help_text="one pool process: host:pid:suffix")
+    running = serializers.IntegerField()
+    expired = serializers.IntegerField(help_text="of its running games, leases run out")
+    failed = serializers.IntegerField(help_text="games it last held that failed in 24 h")
+    oldest_started_at = serializers.DateTimeField(allow_null=True)
+
+
+class QueueStatusSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    tournaments = TournamentQueueSerializer(
+        many=True,
+        help_text="running or paused tournaments, and any with a game queued, running or "
+        "failed in the last 24 hours",
+    )
+    workers = WorkerQueueSerializer(many=True)
+    totals = QueueCountsSerializer(help_text="over the tournaments listed")
+    lease_seconds = serializers.IntegerField(help_text="ARENA_GAME_LEASE_SECONDS")
+    sweep_seconds = serializers.IntegerField(help_text="ARENA_SWEEP_SECONDS")
+    games_in_flight = serializers.IntegerField(help_text="ARENA_GAMES_IN_FLIGHT")
 
 
 # -- ratings ---------------------------------------------------------------------------------

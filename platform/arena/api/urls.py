@@ -22,5 +22,6 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     path("token/", views.TokenView.as_view(), name="token"),
     path("me/", views.SelfView.as_view(), name="me"),
+    path("queue/", views.QueueView.as_view(), name="queue"),
     path("", include(router.urls)),
 ]

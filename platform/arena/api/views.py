@@ -32,6 +32,7 @@ from arena.bots.artifacts import UploadRefused
 from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
+from arena.games.queue_status import queue_status
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
@@ -47,6 +48,7 @@ from .serializers import (
     GameSerializer,
     PlayerSerializer,
     ProgressSerializer,
+    QueueStatusSerializer,
     RatingChangeSerializer,
     RatingSerializer,
     TitleSerializer,
@@ -440,6 +442,20 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     def csv(self, request):
         games = self.filter_queryset(Game.objects.order_by("id"))
         return exports.games_csv(games, "games.csv")
+
+
+class QueueView(generics.GenericAPIView):
+    """Staff only: games scheduled, queued, running and failed per tournament (ladders
+    included) and running and failed per worker process, with leases run out."""
+
+    serializer_class = QueueStatusSerializer
+    permission_classes = [permissions.IsAdminUser]
+    throttle_classes = [ScopedThrottle]
+    private_actions = ("get",)
+
+    @extend_schema(summary="The work queue per tournament and per worker (staff only)")
+    def get(self, request):
+        return Response(QueueStatusSerializer(queue_status().as_dict()).data)
 
 
 # -- ratings ---------------------------------------------------------------------------------

@@ -149,7 +149,7 @@ def _take_back_validation(version_id: int, now) -> str | None:
         .filter(
             pk=version_id,
             status=BotVersion.Status.VALIDATING,
-            validation_started_at__lt=now - leases.lease(),
+            validation_started_at__lt=now - leases.validation_lease(),
         )
         .first()
     )
@@ -174,7 +174,8 @@ def _take_back_validation(version_id: int, now) -> str | None:
 VALIDATIONS = leases.LeasedWork(
     name="bot.validations",
     lost=lambda now: BotVersion.objects.filter(
-        status=BotVersion.Status.VALIDATING, validation_started_at__lt=now - leases.lease()
+        status=BotVersion.Status.VALIDATING,
+        validation_started_at__lt=now - leases.validation_lease(),
     ),
     waiting=lambda stale: BotVersion.objects.filter(
         status=BotVersion.Status.PENDING, queued_at__lt=stale
@@ -228,7 +229,7 @@ def validate_version(version_id: int) -> BotVersion | None:
         report = smoke_game(version.bot.title, seat_spec(version).path)
         ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
     except PermanentGameError as err:  # its artifact is missing or damaged in storage
-        ok, reason, stderr = False, err.public_reason, ""
+        ok, reason, stderr = False, str(err), ""
     except Exception as err:  # the validator itself broke: say so, and let the owner retry
         log.exception("bot.validation.error %s", {"version_id": version_id})
         ok, reason, stderr = False, f"The validator failed ({err!r}); upload again later.", ""

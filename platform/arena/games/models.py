@@ -31,7 +31,12 @@ class Game(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     lease_until = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=255, blank=True)
+    # Why the game failed or was tried again, for everyone: a short reason, never a
+    # traceback. The traceback, with server paths, goes in error_detail, which only staff
+    # and the owners of the seated bots see (can_read_error_detail).
     error = models.TextField(blank=True)
+    # A database default: rows are inserted by SQL that names only the columns it sets.
+    error_detail = models.TextField(blank=True, default="", db_default="")
     queued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -60,6 +65,12 @@ class Game(models.Model):
             models.Index(
                 fields=["queued_at"], condition=models.Q(status="queued"), name="game_queued_since"
             ),
+            # The staff's queue page lists recent failures (few rows: failed games only).
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(status="failed"),
+                name="game_failed_since",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -67,6 +78,13 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
+
+    def can_read_error_detail(self, user) -> bool:
+        """Staff, and the owners of the bots seated in this game, read the traceback."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        seats = self.seats.all()  # prefetched with their bots by the API
+        return user.is_staff or any(s.bot_version.bot.owner_id == user.pk for s in seats)
 
     def seed_is_public(self) -> bool:
         """The seed fixes the whole deal: shown once no game dealt from it is left to play

@@ -1,5 +1,6 @@
-"""The game lifecycle on the worker side: claim with a lease, store a result once, release
-after an infrastructure error, and the sweeper that recovers games held by lost workers."""
+"""The game lifecycle on the worker side: claim with a lease, renew it while the game runs,
+store a result once, release after an infrastructure error (or fail at once after a
+permanent one), and the sweeper that recovers games held by lost workers."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class MatchJob:
     limits: Limits  # the platform's, with the tournament's time control
     tournament_id: int = 0
     seat_versions: tuple[int, ...] = ()  # bot version id per seat
+    worker: str = ""  # the claim's worker name: only its holder may store or renew it
 
 
 def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
@@ -50,7 +52,8 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     then the same read."""
     now = timezone.now()
     lease_until = now + leases.lease()
-    params = [worker[:255], now_param(lease_until), now_param(now), game_id]
+    worker = worker[:255]
+    params = [worker, now_param(lease_until), now_param(now), game_id]
     with cursor() as claim:
         if connection.vendor == "postgresql":
             claim.execute(statements.CLAIM.text, [*params, game_id])
@@ -72,7 +75,16 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
         limits=_time_control(settings.ARENA_BOT_LIMITS, game.decision_ms, game.bank_ms),
         tournament_id=game.tournament_id,
         seat_versions=tuple(seat.bot_version_id for seat in seats),
+        worker=worker,
     )
+
+
+def renew_lease(job: MatchJob) -> bool:
+    """Extend a claimed game's lease by ARENA_GAME_LEASE_SECONDS from now (the worker's
+    heartbeat, ``workers.heartbeat``). False when this worker no longer holds the game: the
+    sweeper took it back, and it may be playing elsewhere."""
+    held = Game.objects.filter(pk=job.game_id, status=Game.Status.RUNNING, worker=job.worker)
+    return held.update(lease_until=timezone.now() + leases.lease()) == 1
 
 
 @functools.lru_cache(maxsize=64)
@@ -155,6 +167,7 @@ def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult) -> Rows:
             str(record.get("rules_version", "")),
             played.match_ms,
             job.game_id,
+            job.worker,
         ],
     )
 
@@ -233,15 +246,29 @@ def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
     return seats
 
 
-def release_game(game_id: int, *, reason: str, permanent: bool = False) -> str:
+def release_game(game_id: int, *, reason: str, detail: str = "", worker: str = "") -> str:
     """After an infrastructure error (not a bot fault): requeue the game, or fail it after
-    ARENA_GAME_MAX_ATTEMPTS attempts, or at once when the error is ``permanent`` (no other
-    attempt would do better). Returns the new status."""
+    ARENA_GAME_MAX_ATTEMPTS attempts. ``reason`` is public, ``detail`` (a traceback) for
+    staff and the seats' owners; given a ``worker``, only while that worker holds the game.
+    Returns the new status."""
     with transaction.atomic():
         game = _lock_game(game_id)
-        if game.status != Game.Status.RUNNING:
+        if game.status != Game.Status.RUNNING or (worker and game.worker != worker):
             return game.status
-        return _requeue_or_fail(game, reason, permanent=permanent)
+        return _requeue_or_fail(game, reason, detail)
+
+
+def fail_game(game_id: int, *, reason: str, detail: str = "", worker: str = "") -> str:
+    """After a permanent error (``workers.errors``): fail the game at once, whatever its
+    attempts, with the public ``reason`` and the ``detail`` for staff and owners; the
+    tournament's ratings and window move past it. Given a ``worker``, only while that
+    worker holds the game. Returns the new status."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.RUNNING or (worker and game.worker != worker):
+            return game.status
+        _fail(game, reason, detail)
+        return game.status
 
 
 def _lock_game(game_id: int) -> Game:
@@ -255,39 +282,47 @@ def _lock_game(game_id: int) -> Game:
     return game
 
 
-def _requeue_or_fail(game: Game, reason: str, *, permanent: bool = False) -> str:
+def _requeue_or_fail(game: Game, reason: str, detail: str = "") -> str:
+    if leases.gives_up(game.attempts):
+        _fail(game, f"gave up after {game.attempts} attempts; last: {reason}", detail)
+    else:
+        game.lease_until = None
+        game.status = Game.Status.QUEUED
+        game.queued_at = timezone.now()
+        game.error, game.error_detail = reason[:4000], detail[:20000]
+        game.save(update_fields=["status", "lease_until", "error", "error_detail", "queued_at"])
+        enqueue_game(game.pk)
+        log.warning("game.requeued %s", {"game_id": game.pk, "reason": reason})
+    return game.status
+
+
+def _fail(game: Game, reason: str, detail: str) -> None:
+    """Fail the locked ``game``: its later games' ratings, the tournament's window and its
+    finish stop waiting for it."""
     from arena.ratings.services import apply_pending_ratings
     from arena.tournaments.services import fill_window, finish_if_done, top_up_ladder
 
     game.lease_until = None
-    game.error = reason[:4000]
-    if permanent or leases.gives_up(game.attempts):
-        game.status = Game.Status.FAILED
-        game.finished_at = timezone.now()
-        if not permanent:
-            game.error = f"gave up after {game.attempts} attempts; last: {reason}"[:4000]
-        game.save(update_fields=["status", "lease_until", "error", "finished_at"])
-        log.warning("game.failed %s", {"game_id": game.pk, "reason": reason})
-        apply_pending_ratings(game.tournament_id)
-        tournament = game.tournament
-        if tournament.format == tournament.Format.LADDER:
-            top_up_ladder(tournament)
-        fill_window(tournament)  # the failed game's place in the window
-        finish_if_done(tournament.pk)
-    else:
-        game.status = Game.Status.QUEUED
-        game.queued_at = timezone.now()
-        game.save(update_fields=["status", "lease_until", "error", "queued_at"])
-        enqueue_game(game.pk)
-        log.warning("game.requeued %s", {"game_id": game.pk, "reason": reason})
-    return game.status
+    game.status = Game.Status.FAILED
+    game.finished_at = timezone.now()
+    game.error, game.error_detail = reason[:4000], detail[:20000]
+    game.save(update_fields=["status", "lease_until", "error", "error_detail", "finished_at"])
+    log.warning("game.failed %s", {"game_id": game.pk, "reason": reason})
+    apply_pending_ratings(game.tournament_id)
+    tournament = game.tournament
+    if tournament.format == tournament.Format.LADDER:
+        top_up_ladder(tournament)
+    fill_window(tournament)  # the failed game's place in the window
+    finish_if_done(tournament.pk)
 
 
 def _take_back_game(game_id: int, now) -> str | None:
     game = _lock_game(game_id)
     if game.status != Game.Status.RUNNING or game.lease_until >= now:
         return None  # stored or renewed meanwhile
-    status = _requeue_or_fail(game, f"lease expired on worker {game.worker or '?'}")
+    status = _requeue_or_fail(
+        game, f"its worker stopped answering (lease expired on worker {game.worker or '?'})"
+    )
     return "failed" if status == Game.Status.FAILED else "requeued"
 
 

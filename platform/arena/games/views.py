@@ -1,8 +1,9 @@
-"""The game page with its viewer, the viewer's frames per perspective, the replay download
-and each seat's stderr log (for that bot's owner)."""
+"""The game page with its viewer, the viewer's frames per perspective, the replay download,
+each seat's stderr log (for that bot's owner), and the staff's queue page."""
 
 import json
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -13,6 +14,7 @@ from engine.core import view
 
 from .models import Game, GameSeat
 from .presentation import game_statistics, viewer_frames, viewer_marks, viewer_page_data
+from .queue_status import chart, queue_status
 
 
 def _seats(game: Game) -> list[GameSeat]:
@@ -31,6 +33,8 @@ def game_detail(request, game_id: int):
         seat.can_read_log = seat.seat in owned
     stats = game_statistics(game.tournament.title, game.stats)
     context = {"game": game, "seats": seats, "statistics": stats, "viewer": None}
+    if game.error_detail and game.can_read_error_detail(request.user):
+        context["error_detail"] = game.error_detail
     if game.record:
         try:
             context["viewer"] = viewer_page_data(game, seats, owned=owned)
@@ -117,3 +121,15 @@ def seat_stderr(request, game_id: int, seat: int):
     response = HttpResponse(row.stderr, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="game-{game_id}-seat-{seat}-stderr.txt"'
     return response
+
+
+@login_required
+@require_GET
+def queue_page(request):
+    """Staff only: games scheduled, queued, running and failed per tournament and per
+    worker process, with the leases that ran out (``arena.games.queue_status``)."""
+    if not request.user.is_staff:
+        raise PermissionDenied("Only staff may see the work queue.")
+    status = queue_status()
+    context = {"queue": status, "totals": status.totals, "chart": chart(status)}
+    return render(request, "games/queue.html", context)

@@ -25,7 +25,7 @@ def _taken_by_a_worker_long_ago(version, settings, *, attempts: int) -> None:
     for _ in range(attempts):
         BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PENDING)
         assert version.claim_for_validation()
-    lease = timedelta(seconds=settings.ARENA_GAME_LEASE_SECONDS + 1)
+    lease = timedelta(seconds=settings.ARENA_VALIDATION_LEASE_SECONDS + 1)
     BotVersion.objects.filter(pk=version.pk).update(validation_started_at=timezone.now() - lease)
 
 

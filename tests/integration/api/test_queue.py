@@ -1,0 +1,105 @@
+"""The work queue for staff: per tournament and per worker, on a staff page and at
+/api/v1/queue/, with the counts the games table holds; nobody else sees it."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from arena.games.models import Game
+from arena.tournaments.models import Tournament
+from tests.factories import make_tournament
+from tests.integration.api.conftest import error_of
+
+
+@pytest.fixture
+def queue(people, versions):
+    """A running tournament with games in every state, a finished one with a game that
+    failed an hour ago, and one whose only failure is two days old."""
+    now = timezone.now()
+    alice = people["alice"]
+    live = make_tournament(alice, versions, name="Live cup")
+    done = make_tournament(alice, versions, name="Done cup")
+    old = make_tournament(alice, versions, name="Old cup")
+    Tournament.objects.filter(pk=live.pk).update(status="running")
+    Tournament.objects.filter(pk__in=[done.pk, old.pk]).update(status="finished")
+    lost = now - timedelta(seconds=5)
+    rows = [
+        (live, "scheduled", {}),
+        (live, "scheduled", {}),
+        (live, "queued", {"queued_at": now - timedelta(minutes=3)}),
+        (live, "running", {"worker": "w1:10:aa", "lease_until": now + timedelta(seconds=20)}),
+        (live, "running", {"worker": "w2:11:bb", "lease_until": lost}),
+        (live, "finished", {"worker": "w1:10:aa", "finished_at": now}),
+        (live, "failed", {"worker": "w2:11:bb", "finished_at": now - timedelta(minutes=1)}),
+        (done, "failed", {"worker": "w1:10:aa", "finished_at": now - timedelta(hours=1)}),
+        (old, "failed", {"worker": "w3:12:cc", "finished_at": now - timedelta(days=2)}),
+    ]
+    for number, (tournament, status, fields) in enumerate(rows, start=1):
+        Game.objects.create(tournament=tournament, number=number, seed=1, status=status, **fields)
+    return live, done, old
+
+
+EXPECTED_LIVE = {
+    "scheduled": 2,
+    "queued": 1,
+    "running": 2,
+    "expired": 1,
+    "failed": 1,
+    "finished": 1,
+}
+
+
+def test_staff_read_the_counts_per_tournament_and_per_worker(as_, queue):
+    live, done, old = queue
+    response = as_("bob").get("/api/v1/queue/")
+    assert response.status_code == 200
+    body = response.json()
+    tournaments = {t["id"]: t for t in body["tournaments"]}
+    assert set(tournaments) == {live.pk, done.pk}  # the two-day-old failure is history
+    assert {k: tournaments[live.pk][k] for k in EXPECTED_LIVE} == EXPECTED_LIVE
+    assert tournaments[live.pk]["format"] == "round_robin"
+    assert tournaments[live.pk]["oldest_queued_at"] is not None
+    assert tournaments[done.pk]["failed"] == 1 and tournaments[done.pk]["running"] == 0
+    workers = {w["worker"]: w for w in body["workers"]}
+    assert set(workers) == {"w1:10:aa", "w2:11:bb"}
+    assert (workers["w1:10:aa"]["running"], workers["w1:10:aa"]["failed"]) == (1, 1)
+    assert (workers["w2:11:bb"]["expired"], workers["w2:11:bb"]["failed"]) == (1, 1)
+    assert body["totals"]["failed"] == 2 and body["totals"]["running"] == 2
+    assert body["lease_seconds"] == 30 and body["sweep_seconds"] == 10
+
+
+def test_only_staff_read_the_queue_in_the_api(as_, queue):
+    assert error_of(as_("anonymous").get("/api/v1/queue/"), 401)["code"] == "not_authenticated"
+    assert error_of(as_("alice").get("/api/v1/queue/"), 403)["code"] == "permission_denied"
+
+
+def test_the_schema_describes_the_queue_with_its_refusals(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/queue/"]["get"]
+    assert {"200", "401", "403"} <= set(operation["responses"])
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    described = schema["components"]["schemas"][body.rsplit("/", 1)[-1]]["properties"]
+    assert {"tournaments", "workers", "totals"} <= set(described)
+
+
+def test_the_queue_page_is_for_staff_and_linked_for_them_alone(client, people, queue):
+    live, _, _ = queue
+    assert client.get("/staff/queue/").status_code == 302  # to the login page
+    client.force_login(people["alice"])
+    assert client.get("/staff/queue/").status_code == 403
+    assert "/staff/queue/" not in client.get("/").content.decode()
+    client.force_login(people["bob"])
+    assert 'href="/staff/queue/"' in client.get("/").content.decode()
+    page = client.get("/staff/queue/").content.decode()
+    row = page.split(f'data-tournament="{live.pk}"')[1].split("</tr>")[0]
+    numbers = [cell.split(">")[-1] for cell in row.split("</td>") if 'class="num"' in cell]
+    assert numbers == [
+        "2",
+        "1",
+        "2",
+        "1",
+        "1",
+        "1",
+    ]  # scheduled queued running expired failed finished
+    assert 'data-worker="w2:11:bb"' in page and "queue-chart-data" in page
