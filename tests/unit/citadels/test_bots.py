@@ -11,8 +11,8 @@ FULL = {
 }
 
 
-def test_the_heuristic_bots_are_registered():
-    assert engine.bots("citadels") == ["aggressor", "builder", "random"]
+def test_the_built_in_bots_are_registered():
+    assert engine.bots("citadels") == ["aggressor", "builder", "random", "search"]
 
 
 @pytest.mark.parametrize("players", range(2, 9))
