@@ -290,12 +290,4 @@ class AggressorBot(HeuristicBot):
     }
 
 
-def search_bot(seed: int = 0) -> Bot:
-    """The ``search`` bot (``engine/citadels/search.py``) at its default budget; imported here
-    late because it plays out games with ``builder``."""
-    from .search import SearchBot
-
-    return SearchBot(seed)
-
-
-BOTS = {"builder": BuilderBot, "aggressor": AggressorBot, "search": search_bot}
+BOTS = {"builder": BuilderBot, "aggressor": AggressorBot}  # and "search": see __init__.py

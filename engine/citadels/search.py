@@ -3,9 +3,10 @@
 At each draft pick, action and turn decision with more than one option, the bot spends its
 iteration budget on playouts: each samples a full state consistent with its observation
 (``determinize``: the other hands, the deck and the characters it has not seen are dealt at
-random, consistently with what it saw), applies one root option, lets four ``builder`` policies
-play the game to its end, and scores the result for its seat. UCB1 spreads the playouts over
-the root options (``engine.core.rootsearch``); the most visited option is played. Other
+random, consistently with what it saw), applies one root option, lets ``builder`` policies
+play every seat to the game's end, and scores the result for its seat. Sequential Halving
+spreads the playouts over the root options, every option of a round played out on the same
+deals (``engine.core.rootsearch``); the last option standing is played. Other
 decisions (which card to keep, whom to pay, ...) and moments it cannot rebuild are left to the
 ``builder`` policy.
 
@@ -30,9 +31,9 @@ from .determinize import SUPPORTED_KINDS, Determinizer, Unsupported
 from .scoring import score_seat
 from .title import CITADELS
 
-DEFAULT_ITERATIONS = (
-    80  # about 0.8 s per searched decision on one idle core of the reference machine
-)
+# Playouts per searched decision: about 0.7 s on one idle core of the reference machine, so
+# the 1 s cap rarely cuts it short.
+DEFAULT_ITERATIONS = 160
 DEFAULT_SECONDS = 1.0
 # A playout that has not ended after this many decisions is scored as it stands (the stalemate
 # rule ends every game, so this only guards against a bug).
@@ -47,6 +48,7 @@ class SearchBot(Bot):
     """Determinized flat Monte Carlo search (see the module docstring)."""
 
     name = "search"
+    thinks = True
 
     def __init__(
         self,
@@ -75,6 +77,9 @@ class SearchBot(Bot):
         self.last_iterations = 0
         if len(options) == 1:
             return 0
+        if len(options) > self.iterations:
+            # a budget too small to play each option out once: the policy knows better
+            return self.policy.choose(observation, kind, options)
         if kind in SUPPORTED_KINDS:
             try:
                 determinizer = Determinizer(CITADELS, observation, kind)
@@ -88,29 +93,36 @@ class SearchBot(Bot):
         return self.policy.choose(observation, kind, options)
 
     def _search(self, determinizer: Determinizer, seat: int, kind: str, options: list[dict]):
-        # Each search gets its own stream, derived from the bot's seed and the search's number.
-        rng = Rng(derive_seed(self.playout_seed, self.searches), stream=7)
-        first = determinizer.sample(rng)
-        decision = first.decision()
-        if decision.seat != seat or decision.kind != kind or decision.options != options:
+        # Each search has its own seed, from the bot's seed and the search's number; sample k
+        # of a search (its deal and its playouts' random streams) depends on that seed and k.
+        search_seed = derive_seed(self.playout_seed, self.searches)
+        deals: dict[int, object] = {}
+
+        def deal(sample: int):
+            if sample not in deals:
+                deals.clear()  # the options of a sample are played out one after the other
+                deals[sample] = determinizer.sample(Rng(derive_seed(search_seed, sample), 7))
+            return deals[sample].clone()
+
+        first = deal(0).decision()
+        if first.seat != seat or first.kind != kind or first.options != options:
             return None  # the rebuilt state disagrees with the game: trust the policy instead
         self.searches += 1
-        players = first.players
-        policies = [PlayoutPolicy(rng.below(1 << 31)) for _ in range(players)]
-        samples = [first]
 
-        def playout(option: int) -> float:
-            state = samples.pop() if samples else determinizer.sample(rng)
+        def playout(option: int, sample: int) -> float:
+            state = deal(sample)
             state.apply(option)
+            policies = [
+                PlayoutPolicy(derive_seed(search_seed, sample, v)) for v in range(state.players)
+            ]
             return _reward(_play_out(state, policies), seat)
 
-        search = RootSearch(len(options))
+        search = RootSearch(len(options), self.iterations)
         deadline = self.clock() + self.seconds if self.seconds is not None else None
-        choice = search.run(playout, self.iterations, deadline, self.clock)
-        self.last_iterations = search.iterations
-        self.playouts += search.iterations
-        if search.iterations < self.iterations:
-            self.capped += 1
+        choice = search.run(playout, deadline, self.clock)
+        self.last_iterations = search.spent
+        self.playouts += search.spent
+        self.capped += search.cut_short
         return choice
 
 

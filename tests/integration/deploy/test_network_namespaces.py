@@ -47,7 +47,7 @@ from arena.bots import services as bots
 from arena.bots.models import Bot
 from arena.tournaments import services
 owner = get_user_model().objects.create_user("organiser")
-names = engine.bots("citadels")
+names = engine.bots("citadels", thinking=False)
 versions = [
     bots.add_builtin_version(
         bot=Bot.objects.create(owner=owner, title="citadels", name=f"bot-{i}"),
