@@ -6,7 +6,7 @@
 Citadels (``citadels_*``), all Dark City characters and districts on, four players, the
 measured bot's seat rotating from game to game, a shared win counting 1/k (a fair share is
 25 %): ``builder`` and ``aggressor`` against three ``random`` bots (``--heuristic-games``,
-500 by default; this was ``bench/citadels_bots.py``), then ``search`` against three
+500 by default; formerly ``bench/citadels_bots.py``), then ``search`` against three
 ``builder`` bots (target: >= 45 %), with its CPU time per searched decision.
 
 ``--iterations`` is the search budget per decision (playouts), the source of the moves;
@@ -137,7 +137,8 @@ def citadels_bench(args) -> None:
     print("== Citadels, four players, every Dark City character and district")
     if args.heuristic_games:
         citadels_heuristics_vs_random(args.heuristic_games, 10_000)
-    citadels_search_vs_builders(args.games, args.iterations, args.seconds, args.seed)
+    if args.games:
+        citadels_search_vs_builders(args.games, args.iterations, args.seconds, args.seed)
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -148,7 +149,7 @@ BENCHES = {"citadels": citadels_bench}
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--title", choices=[*BENCHES, "praga", "all"], default="all")
-    parser.add_argument("--games", type=int, default=200, help="games of each search bot")
+    parser.add_argument("--games", type=int, default=200, help="games of each search bot (0: skip)")
     parser.add_argument(
         "--iterations", type=int, help="search playouts a decision (default: the bot's own)"
     )
