@@ -56,8 +56,18 @@ from .table import build_cost, reset_turn
 SUPPORTED_KINDS = ("draft_pick", "action", "turn")
 # Public events that show the character's power was used this turn (once per turn).
 _POWER_EVENTS = frozenset(
-    ("killed", "bewitched", "robbed", "swap_hands", "discard_draw", "wizard", "abbot_tax")
-    + ("exchanged", "queen", "navigate")
+    {
+        "killed",
+        "bewitched",
+        "robbed",
+        "swap_hands",
+        "discard_draw",
+        "wizard",
+        "abbot_tax",
+        "exchanged",
+        "queen",
+        "navigate",
+    }
 )
 _DEAL_TRIES = 32
 _PURPLE_BITS = {"laboratory": USED_LABORATORY, "smithy": USED_SMITHY, "museum": USED_MUSEUM}
