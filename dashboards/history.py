@@ -86,7 +86,7 @@ def play_tournament(tournament_id: int) -> int:
 
 def _entrants(owner, title_id: str, seats: int) -> list[BotVersion]:
     """One version of each built-in bot, and copies until the table is full."""
-    names = engine.bots(title_id)
+    names = engine.bots(title_id, thinking=False)  # search bots would make it slow
     count = max(seats, len(names))
     return [_builtin(owner, title_id, names[i % len(names)], i // len(names)) for i in range(count)]
 

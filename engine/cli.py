@@ -324,7 +324,7 @@ def _demo(args) -> int:
     for title_id in engine.titles():
         title = engine.title(title_id)
         players = max(title.min_players, min(4, title.max_players))
-        names = [b for b in engine.bots(title_id) if b != "random"] or ["random"]
+        names = [b for b in engine.bots(title_id, thinking=False) if b != "random"] or ["random"]
         bots = [names[i % len(names)] for i in range(players - 1)] + ["random"]
         print(f"\n== {title.name}: a {args.games}-game league of built-in bots")
         _simulate(

@@ -3,6 +3,8 @@
 from engine.core.registry import register
 
 from .bots import BOTS
+from .search import SearchBot
 from .title import CITADELS
 
-register(CITADELS, BOTS)
+# search.py plays its playouts with bots.py's builder, so it joins the heuristic bots here.
+register(CITADELS, {**BOTS, "search": SearchBot})

@@ -3,7 +3,8 @@
 Both rate every option and take the best (ties broken by their own seeded stream):
 ``builder`` grows its city as fast as it can and uses powers for gold and cards;
 ``aggressor`` builds too, but drafts and uses the Assassin, Thief, Warlord and their Dark City
-counterparts against the leading player.
+counterparts against the leading player. ``search`` (``search.py``) looks ahead: it plays
+many games out with ``builder`` policies from states consistent with what it has seen.
 """
 
 from engine.core.bots import Bot
@@ -62,7 +63,10 @@ class HeuristicBot(Bot):
     attack_bonus = 0
 
     def choose(self, observation, kind, options):
-        view = _View(observation)
+        return self.choose_with(_View(observation), options)
+
+    def choose_with(self, view, options) -> int:
+        """The best-rated option for what ``view`` shows (an observation's facts)."""
         best, best_rating = [], None
         for index, option in enumerate(options):
             rate = getattr(self, "rate_" + option["kind"], None)
@@ -286,4 +290,4 @@ class AggressorBot(HeuristicBot):
     }
 
 
-BOTS = {"builder": BuilderBot, "aggressor": AggressorBot}
+BOTS = {"builder": BuilderBot, "aggressor": AggressorBot}  # and "search": see __init__.py

@@ -15,6 +15,9 @@ class Bot:
     """
 
     name = "bot"
+    # True for a bot that spends a budget thinking on each decision (a search bot): quick
+    # games (tests, demos) leave it out through ``engine.bots(title, thinking=False)``.
+    thinks = False
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed, stream=1013)

@@ -31,10 +31,15 @@ def title(title_id: str) -> Title:
         raise ConfigError(f"unknown title {title_id!r}; titles are {', '.join(titles())}") from None
 
 
-def bots(title_id: str) -> list[str]:
-    """Names of the built-in bots of a title, sorted."""
+def bots(title_id: str, thinking: bool = True) -> list[str]:
+    """Names of the built-in bots of a title, sorted; ``thinking=False`` leaves out the bots
+    that spend a budget on each decision (``Bot.thinks``), for games that must be quick."""
     title(title_id)
-    return sorted(_BOTS[title_id])
+    return sorted(
+        name
+        for name, factory in _BOTS[title_id].items()
+        if thinking or not getattr(factory, "thinks", False)
+    )
 
 
 def make_bot(title_id: str, name: str, seed: int = 0) -> Bot:

@@ -54,7 +54,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.tournaments import services
 from tests.factories import RANDOM_BOT_SOURCE
 owner = get_user_model().objects.create_user("organiser")
-names = engine.bots("citadels")
+names = engine.bots("citadels", thinking=False)
 versions = [
     bots.add_builtin_version(
         bot=Bot.objects.create(owner=owner, title="citadels", name=f"bot-{i}"),

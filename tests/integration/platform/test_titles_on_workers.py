@@ -25,7 +25,7 @@ FORMATS = {
 @pytest.mark.parametrize("title", ["citadels", "praga"])
 def test_a_tournament_of_each_title_and_format_runs_to_the_end(celery_workers, title, format):
     alice = make_user("alice")
-    names = engine.bots(title)
+    names = engine.bots(title, thinking=False)
     versions = [make_builtin(alice, title=title, builtin=names[i % len(names)]) for i in range(3)]
     tournament = run_to_the_end(
         make_tournament(alice, versions, title=title, seats=3, format=format, **FORMATS[format])

@@ -11,8 +11,8 @@ FULL = {
 }
 
 
-def test_the_heuristic_bots_are_registered():
-    assert engine.bots("citadels") == ["aggressor", "builder", "random"]
+def test_the_built_in_bots_are_registered():
+    assert engine.bots("citadels") == ["aggressor", "builder", "random", "search"]
 
 
 @pytest.mark.parametrize("players", range(2, 9))
@@ -25,7 +25,7 @@ def test_every_bot_finishes_games_with_every_option(players):
 
 @pytest.mark.parametrize("bot", ["builder", "aggressor"])
 def test_a_heuristic_bot_wins_far_more_than_its_share_against_three_random_bots(bot):
-    # Over 500 games (bench/citadels_bots.py) builder wins ~90% and aggressor ~68%; 40
+    # Over 500 games (bench/bots.py --title citadels) builder wins ~90% and aggressor ~68%; 40
     # games below 40% would be far outside chance for either.
     games, wins = 40, 0.0
     for game in range(games):

@@ -18,7 +18,7 @@ CITADELS_SETUPS = [
 
 
 def played(title: str, players: int, options: dict, seed: int):
-    names = engine.bots(title)
+    names = engine.bots(title, thinking=False)
     bots = [names[i % len(names)] for i in range(players)]
     return engine.play_game(title, bots, seed, engine.title(title).options(players, **options))
 

@@ -46,7 +46,8 @@ class Command(BaseCommand):
         if not users.filter(username="admin").exists():
             users.create_superuser("admin", password=DEMO_PASSWORD)
         for title_id in engine.titles():
-            versions = [self._builtin(house, title_id, name) for name in engine.bots(title_id)]
+            quick = engine.bots(title_id, thinking=False)  # a search bot would slow the demo
+            versions = [self._builtin(house, title_id, name) for name in quick]
             kit = self._starter_kit(demo, title_id, validate=not no_validate)
             if kit is not None and kit.status == BotVersion.Status.READY:
                 versions.append(kit)
@@ -54,7 +55,7 @@ class Command(BaseCommand):
             seats = max(seats, engine.title(title_id).min_players)
             copy = 2
             while len(versions) < seats:  # too few bots: seat more copies of the built-ins
-                name = engine.bots(title_id)[len(versions) % len(engine.bots(title_id))]
+                name = quick[len(versions) % len(quick)]
                 versions.append(self._builtin(house, title_id, name, label=f"{name}-{copy}"))
                 copy += 1
             self._tournament(demo, title_id, seats, versions, rounds)
