@@ -115,8 +115,14 @@ class AnalyticsSeat(models.Model):
 
     # Written once per seat by the store that has just locked the game: no database check
     # (see AnalyticsFact); deleting a game still deletes its rows (Django cascades).
+    # No index of its own: the unique (game, seat) serves lookups by game (one index fewer
+    # to write per seat).
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="analytics_seats", db_constraint=False
+        Game,
+        on_delete=models.CASCADE,
+        related_name="analytics_seats",
+        db_constraint=False,
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField()
     title = models.CharField(max_length=32)
@@ -199,8 +205,9 @@ class AnalyticsPending(models.Model):
 
 
 class AnalyticsFolded(models.Model):
-    """One row: how many games the totals hold. With the pending rows, the number of games
-    stored, which changes with every store: the dashboards' cache key."""
+    """One row: how many games were folded into the totals (a rebuild folds them again and
+    counts on). With the pending rows, a number that grows with every store: the
+    dashboards' cache key."""
 
     games = models.BigIntegerField(default=0)
 
