@@ -361,7 +361,9 @@ def _variant(zip_data: bytes, i: int) -> bytes:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for info in source.infolist():
             archive.writestr(info, source.read(info))
-        archive.writestr("VARIANT", f"copy {i}\n")
+        # beside the kit's files, in its one top-level folder (an upload's zip has one)
+        top = source.namelist()[0].split("/", 1)[0]
+        archive.writestr(f"{top}/VARIANT", f"copy {i}\n")
     return out.getvalue()
 
 
