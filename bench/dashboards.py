@@ -1,14 +1,18 @@
 """The dashboards' queries over many stored seats: uncached, cached, and against a naive
 ORM-in-Python aggregation of the same figure, measured in one run.
 
-    .venv/bin/python bench/dashboards.py [--seats 1000000] [--repeat 7]
+    .venv/bin/python bench/dashboards.py [--seats 1000000] [--repeat 7] [--reuse]
 
-Needs PostgreSQL on 127.0.0.1. It creates the database ``arena_bench_dashboards`` (dropped
-and made again each run) and fills its analytics tables with generated rows of the shape the
-store writes (``games_analyticsseat``, ``games_analyticsfact``): 4-player games, half Citadels
-(per seat 8 rounds of ``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts) and half
-Praga (a ``configuration`` fact per game, per seat 8 ``take`` and 7 ``score`` facts), written
-by ``generate_series`` in SQL so a million seats take a minute, not a day of simulation.
+Needs PostgreSQL on 127.0.0.1. It creates the database ``ARENA_BENCH_DATABASE`` (default
+``arena_bench_dashboards``; dropped and made again each run) and fills its analytics tables
+with generated rows of the shape the store writes (``games_analyticsseat``, the folded
+``games_analyticsfact``, a pending row per game): 4-player games between 12 bot versions in
+10 tournaments, a game finished every second, half Citadels (per seat 8 rounds of ``held``,
+``pick`` and ``offered`` facts, 4 ``score`` facts) and half Praga (a ``configuration`` fact
+per game, per seat 8 ``take`` and 7 ``score`` facts), written by ``generate_series`` in SQL so
+a million seats take minutes, not a day of simulation. Then it folds the pending games into
+the totals (``arena.games.totals.fold``, 20,000 games per transaction) and prints what that
+cost per game, as the dashboards' reads would pay it after the stores.
 
 For each page it prints the p95 (and median) of the uncached page (every query it runs,
 ``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
@@ -28,19 +32,20 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATABASE = "arena_bench_dashboards"
+DATABASE = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench_dashboards")
 SERVER = "postgres://postgres@127.0.0.1:5432"
 
 
-def setup_django() -> None:
+def setup_django(fresh: bool = True) -> None:
     sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
     os.environ["ARENA_DATABASE_URL"] = f"{SERVER}/{DATABASE}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
     import psycopg
 
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
-        admin.execute(f"CREATE DATABASE {DATABASE}")
+    if fresh:
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {DATABASE}")
+            admin.execute(f"CREATE DATABASE {DATABASE}")
     import django
 
     django.setup()
@@ -54,41 +59,96 @@ TILES = "ARRAY['upgrade+mines','wall+quarries','building+road','upgrade+road','w
 ZONES = "ARRAY['red','green','blue']"
 
 
+def bot_versions(count: int = 12) -> str:
+    """``count`` built-in bot versions (the fold reads their bots), as a SQL array of ids."""
+    from django.contrib.auth import get_user_model
+
+    from arena.bots.models import Bot, BotVersion
+
+    owner = get_user_model().objects.create_user("bench")
+    ids = [
+        BotVersion.objects.create(
+            bot=Bot.objects.create(owner=owner, title="citadels", name=f"bot-{i}"),
+            number=1, kind=BotVersion.Kind.BUILTIN, builtin_name="random",
+        ).pk
+        for i in range(count)
+    ]  # fmt: skip
+    return f"ARRAY{ids}"
+
+
 def generate(seats: int) -> None:
     """Rows of the store's shape for ``seats`` seats of 4-player games (see the docstring)."""
     from django.db import connection
 
     games = seats // 4
+    versions = bot_versions()
     statements = [
         f"""INSERT INTO games_analyticsseat (game_id, seat, title, tournament_id, players,
                 bot_version_id, score, rank, win_share, faulted, finished_at)
             SELECT g, s, CASE WHEN g % 2 = 0 THEN 'citadels' ELSE 'praga' END, 1 + g % 10, 4,
-                   1 + (g * 7 + s * 3) % 12, 10 + (g * 37 + s * 11) % 60, 1 + (s + g) % 4,
+                   ({versions})[1 + (g * 7 + s * 3) % 12], 10 + (g * 37 + s * 11) % 60,
+                   1 + (s + g) % 4,
                    CASE WHEN (s + g) % 4 = 0 THEN 1.0 ELSE 0.0 END, false,
                    now() - g * interval '1 second'
             FROM generate_series(1, {games}) g, generate_series(0, 3) s""",
-        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
-            SELECT g, s, r, k, ({CHARACTERS})[1 + (g + s * 2 + r) % 8],
-                   CASE k WHEN 'pick' THEN 1 + (g + s) % 4 ELSE (g + r) % 5 END, ''
+        f"""INSERT INTO games_analyticsfact (game_id, seat, kind, subject, value, detail, facts)
+            SELECT g, s, k, ({CHARACTERS})[1 + (g + s * 2 + r) % 8],
+                   CASE k WHEN 'pick' THEN 1 + (g + s) % 4 ELSE (g + r) % 5 END, '', 1
             FROM generate_series(2, {games}, 2) g, generate_series(0, 3) s,
                  generate_series(1, 8) r, unnest(ARRAY['held','pick','offered']) k""",
-        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
-            SELECT g, NULL, NULL, 'configuration', 'A:' || (g / 2) % 12, 1, 'A'
+        f"""INSERT INTO games_analyticsfact (game_id, seat, kind, subject, value, detail, facts)
+            SELECT g, NULL, 'configuration', 'A:' || (g / 2) % 12, 1, 'A', 1
             FROM generate_series(1, {games}, 2) g""",
-        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
-            SELECT g, s, t, 'take', ({TILES})[1 + (g + t + s) % 5], (g + t) % 3 - 1,
-                   ({ZONES})[1 + (g + t) % 3]
+        # a seat's takes folded per tile and zone, as the runner sends them
+        f"""INSERT INTO games_analyticsfact (game_id, seat, kind, subject, value, detail, facts)
+            SELECT g, s, 'take', ({TILES})[1 + (g + t + s) % 5], SUM((g + t) % 3 - 1),
+                   ({ZONES})[1 + (g + t) % 3], COUNT(*)
             FROM generate_series(1, {games}, 2) g, generate_series(0, 3) s,
-                 generate_series(1, 8) t""",
-        f"""INSERT INTO games_analyticsfact (game_id, seat, step, kind, subject, value, detail)
-            SELECT g, s, NULL, 'score', 'source' || k, (g + s + k) % 20, ''
+                 generate_series(1, 8) t
+            GROUP BY 1, 2, 4, 6""",
+        f"""INSERT INTO games_analyticsfact (game_id, seat, kind, subject, value, detail, facts)
+            SELECT g, s, 'score', 'source' || k, (g + s + k) % 20, '', 1
             FROM generate_series(1, {games}) g, generate_series(0, 3) s,
                  generate_series(1, CASE WHEN g % 2 = 0 THEN 4 ELSE 7 END) k""",
+        f"INSERT INTO games_analyticspending (game_id) SELECT generate_series(1, {games})",
         "ANALYZE",
     ]
     with connection.cursor() as cursor:
         for sql in statements:
             cursor.execute(sql)
+
+
+def fold_all() -> float:
+    """Fold every pending game into the totals; the milliseconds it took per game."""
+    from django.db import connection
+
+    from arena.games import totals
+
+    started, folded = time.perf_counter(), 0
+    while done := totals.fold(20_000):
+        folded += done
+    with connection.cursor() as cursor:
+        # The fold deleted every pending row: without a vacuum each read's look for pending
+        # games walks their dead tuples (40 ms at a million seats), which autovacuum spares
+        # a platform that folds a few games at a time.
+        cursor.execute("VACUUM ANALYZE")
+    return 1000 * (time.perf_counter() - started) / max(folded, 1)
+
+
+def print_sizes() -> None:
+    """Rows of the raw tables and of the totals the figures read."""
+    from django.db import connection
+
+    tables = [
+        "games_analyticsseat", "games_analyticsfact", "games_analyticsseattotal",
+        "games_analyticsfacttotal", "games_analyticsgamefacttotal",
+    ]  # fmt: skip
+    with connection.cursor() as cursor:
+        counts = []
+        for table in tables:
+            cursor.execute(f"SELECT COUNT(*) FROM {table}")
+            counts.append(f"{table.removeprefix('games_analytics')} {cursor.fetchone()[0]:,}")
+    print("rows: " + ", ".join(counts))
 
 
 def timed(function, repeat: int) -> list[float]:
@@ -133,7 +193,7 @@ def naive_facts(sel, kind: str) -> dict:
         "game_id", "seat", "subject"
     ):
         if (game, seat) in shares:
-            counts[subject][0] += 1
+            counts[subject][0] += 1  # the seat-games it was in
             counts[subject][1] += shares[(game, seat)]
     return counts
 
@@ -142,14 +202,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--reuse", action="store_true", help="time the database a previous run filled"
+    )
     args = parser.parse_args()
-    setup_django()
+    setup_django(fresh=not args.reuse)
     from dashboards import tables
     from dashboards.queries import Selection
 
     started = time.perf_counter()
-    generate(args.seats)
-    print(f"{args.seats:,} seats generated in {time.perf_counter() - started:.1f} s")
+    if not args.reuse:
+        generate(args.seats)
+        print(f"{args.seats:,} seats generated in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    per_game = fold_all()
+    if not args.reuse:
+        print(
+            f"folded into the totals in {time.perf_counter() - started:.1f} s: "
+            f"{per_game:.2f} ms per game (wall time)"
+        )
+    print_sizes()
     pages = {
         "seats": (Selection("citadels"), lambda s: naive_seats(s)),
         "characters": (Selection("citadels"), lambda s: naive_facts(s, "held")),

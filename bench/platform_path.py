@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/platform_path.py [--title citadels] [--players 4] [--games 128]
                                        [--bots starter|builtin] [--workers 2] [--repeat 8]
+                                       [--baseline PATH [--pairs 2]]
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the tests do). It creates the database
 ``arena_bench`` (dropped and made again each run; ``ARENA_BENCH_DATABASE`` names another)
@@ -36,6 +37,12 @@ wall time when other work runs beside the bench. The bots' own processes are in 
 figure. Each repetition's line shows the platform's CPU per game beyond the runner alone's
 and the whole machine's for both sides, so a ratio that moved with the machine's speed
 can be told from one that moved with the platform's cost.
+
+With ``--baseline PATH`` (another checkout, with its own ``.venv``) it compares the two
+trees in one run: ``--pairs`` times, the bench of each tree runs as a child with the same
+arguments (baseline first in odd pairs, this tree first in even ones, so a drift of the
+machine favours neither), one after the other on the same database, and it prints each
+child's figures, their medians and this tree's against the baseline's.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import argparse
 import contextlib
 import gc
 import os
+import re
 import secrets
 import signal
 import statistics
@@ -73,6 +81,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
 
 def main() -> int:
     args = _parser().parse_args()
+    if args.baseline:
+        return _compare(args)
     _fresh_database()
     import django
 
@@ -233,7 +243,58 @@ def _parser():
     parser.add_argument("--bots", choices=["starter", "builtin"], default="starter")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=8)
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
+    parser.add_argument("--pairs", type=int, default=2, help="with --baseline: runs of each")
     return parser
+
+
+# What a child's summary says (see main): the figures --baseline compares.
+FIGURES = {
+    "overhead %": re.compile(r"^platform overhead: ([+-][\d.]+) %", re.M),
+    "runner alone CPU ms": re.compile(r"^CPU per game \(median\): runner alone ([\d.]+) ms", re.M),
+    "PostgreSQL CPU ms": re.compile(r"^CPU per game \(median\):.*PostgreSQL ([\d.]+) ms", re.M),
+    "platform CPU beyond the runner ms": re.compile(r"([\d.-]+) ms more than the runner alone"),
+}
+
+
+def _compare(args) -> int:
+    """This tree's bench against ``args.baseline``'s, alternating (see the docstring)."""
+    trees = {"baseline": args.baseline.resolve(), "this tree": ROOT}
+    passed = [
+        f"--{name}={getattr(args, name)}"
+        for name in ("title", "players", "games", "bots", "workers", "repeat")
+    ]
+    found: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+    for pair in range(args.pairs):
+        order = list(trees) if pair % 2 == 0 else list(trees)[::-1]
+        for name in order:
+            tree = trees[name]
+            python = tree / ".venv" / "bin" / "python"
+            child = subprocess.run(
+                [str(python if python.exists() else sys.executable),
+                 str(tree / "bench" / "platform_path.py"), *passed],
+                cwd=tree, capture_output=True, text=True,
+            )  # fmt: skip
+            if child.returncode:
+                print(child.stdout, child.stderr, sep="\n")
+                raise SystemExit(f"the bench of {tree} failed")
+            figures = {
+                k: float(m.group(1)) for k, r in FIGURES.items() if (m := r.search(child.stdout))
+            }
+            found[name].append(figures)
+            print(f"pair {pair + 1}, {name} ({tree}): " + ", ".join(
+                f"{k} {v:+.1f}" if k.endswith("%") else f"{k} {v:.1f}" for k, v in figures.items()
+            ))  # fmt: skip
+    print(
+        f"{'median of ' + str(args.pairs) + ' runs':<36}{'baseline':>10}{'this tree':>11}{'ratio':>8}"
+    )
+    for figure in FIGURES:
+        base = statistics.median(f[figure] for f in found["baseline"])
+        this = statistics.median(f[figure] for f in found["this tree"])
+        ratio = f"{this / base:.2f}x" if base and not figure.endswith("%") else ""
+        print(f"{figure:<36}{base:>10.1f}{this:>11.1f}{ratio:>8}")
+    print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
 
 
 def _fresh_database() -> None:
@@ -300,7 +361,9 @@ def _variant(zip_data: bytes, i: int) -> bytes:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for info in source.infolist():
             archive.writestr(info, source.read(info))
-        archive.writestr("VARIANT", f"copy {i}\n")
+        # beside the kit's files, in its one top-level folder (an upload's zip has one)
+        top = source.namelist()[0].split("/", 1)[0]
+        archive.writestr(f"{top}/VARIANT", f"copy {i}\n")
     return out.getvalue()
 
 

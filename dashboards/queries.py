@@ -1,13 +1,14 @@
-"""The dashboards' queries: SQL aggregates over AnalyticsSeat and AnalyticsFact.
+"""The dashboards' queries: SQL aggregates over the analytics totals (arena.games.totals).
 
 Each query takes a :class:`Selection` (the filters of a page) and returns plain rows (lists
 of dicts), never model instances, so that figures and the API are built from the same
 numbers and tests can recompute them by brute force. Every statement is one ``GROUP BY``
-that PostgreSQL and SQLite both run. docs/analytics.md gives each figure's definition.
+over a total table that PostgreSQL and SQLite both run, after folding the games stored
+since the last read into the totals. docs/analytics.md gives each figure's definition.
 
-A page's results are cached per selection (:func:`cached`); the key carries the newest
-stored seat row's id, so storing any game (and so any game of the selection) makes the next
-read recompute.
+A page's results are cached per selection (:func:`cached`); the key carries the number of
+games stored, so storing any game (and so any game of the selection) makes the next read
+recompute.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from django.core.cache import cache
 from django.db import connection
 
 import engine
+from arena.games import totals
 
-SEATS = "games_analyticsseat"
-FACTS = "games_analyticsfact"
+SEATS = "games_analyticsseattotal"
+FACTS = "games_analyticsfacttotal"
+GAME_FACTS = "games_analyticsgamefacttotal"
 CACHE_SECONDS = 600
 
 
@@ -110,10 +113,13 @@ def _option_value(text: str):
         return text
 
 
-def where(sel: Selection, alias: str = "s") -> tuple[str, list]:
-    """The WHERE conditions (without the keyword) that restrict AnalyticsSeat rows ``alias``
-    to the selection, and their parameters."""
-    from arena.games.models import Game
+def where(sel: Selection, alias: str = "r") -> tuple[str, list]:
+    """The WHERE conditions (without the keyword) that restrict the total rows ``alias``
+    to the selection, and their parameters. A rule option is a condition on the
+    tournaments' options: a tournament's games share them (``create_tournament`` writes
+    them into every game)."""
+    from arena.bots.models import BotVersion
+    from arena.tournaments.models import Tournament
 
     clauses, params = [f"{alias}.title = %s"], [sel.title]
     for column, value in (
@@ -125,30 +131,26 @@ def where(sel: Selection, alias: str = "s") -> tuple[str, list]:
             clauses.append(f"{alias}.{column} = %s")
             params.append(value)
     if sel.bot is not None:
-        clauses.append(
-            f"{alias}.bot_version_id IN (SELECT id FROM bots_botversion WHERE bot_id = %s)"
-        )
+        versions = BotVersion._meta.db_table
+        clauses.append(f"{alias}.bot_version_id IN (SELECT id FROM {versions} WHERE bot_id = %s)")
         params.append(sel.bot)
-    if sel.since is not None:
-        clauses.append(f"{alias}.finished_at >= %s")
-        params.append(_day_start(sel.since))
-    if sel.until is not None:
-        clauses.append(f"{alias}.finished_at < %s")
-        params.append(_day_start(sel.until + dt.timedelta(days=1)))
+    for bound, day in ((">=", sel.since), ("<=", sel.until)):
+        if day is not None:
+            clauses.append(f"{alias}.day {bound} %s")
+            params.append(connection.ops.adapt_datefield_value(day))
     if sel.options:
-        games = Game.objects.filter(**{f"options__{k}": _option_value(v) for k, v in sel.options})
-        sql, game_params = games.values("id").query.sql_with_params()
-        clauses.append(f"{alias}.game_id IN ({sql})")
-        params.extend(game_params)
+        chosen = Tournament.objects.filter(
+            **{f"options__{k}": _option_value(v) for k, v in sel.options}
+        )
+        sql, chosen_params = chosen.values("id").query.sql_with_params()
+        clauses.append(f"{alias}.tournament_id IN ({sql})")
+        params.extend(chosen_params)
     return " AND ".join(clauses), params
 
 
-def _day_start(day: dt.date):
-    moment = dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
-    return connection.ops.adapt_datetimefield_value(moment)
-
-
 def _rows(sql: str, params: list) -> list[dict]:
+    """The rows of a query over the totals, once every stored game is folded into them."""
+    totals.fold()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         names = [c[0] for c in cursor.description]
@@ -159,13 +161,19 @@ def _rows(sql: str, params: list) -> list[dict]:
 
 
 def games_in(sel: Selection) -> int:
-    """How many stored games the selection holds."""
+    """How many stored games the selection holds: each game once, at seat 0, or at the
+    first seat of the chosen version (bot) in it."""
     clause, params = where(sel)
-    if sel.bot is None and sel.bot_version is None:  # every game has one first seat
-        sql = f"SELECT COUNT(*) AS n FROM {SEATS} s WHERE s.seat = 0 AND {clause}"
+    if sel.bot_version is not None:
+        counted = "r.version_games"
+    elif sel.bot is not None:
+        counted = "r.bot_games"
     else:
-        sql = f"SELECT COUNT(DISTINCT s.game_id) AS n FROM {SEATS} s WHERE {clause}"
-    return _rows(sql, params)[0]["n"]
+        counted, clause = "r.games", f"r.seat = 0 AND {clause}"
+    return _rows(
+        f"SELECT CAST(COALESCE(SUM({counted}), 0) AS BIGINT) AS n FROM {SEATS} r WHERE {clause}",
+        params,
+    )[0]["n"]
 
 
 def seat_results(sel: Selection) -> list[dict]:
@@ -173,11 +181,11 @@ def seat_results(sel: Selection) -> list[dict]:
     faulted seat-games."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT s.players, s.seat, COUNT(*) AS games, SUM(s.win_share) AS wins,
-                   AVG(s.score) AS average_score,
-                   SUM(CASE WHEN s.faulted THEN 1 ELSE 0 END) AS faulted
-            FROM {SEATS} s WHERE {clause}
-            GROUP BY s.players, s.seat ORDER BY s.players, s.seat""",
+        f"""SELECT r.players, r.seat, CAST(SUM(r.games) AS BIGINT) AS games, SUM(r.wins) AS wins,
+                   SUM(r.score_total) * 1.0 / NULLIF(SUM(r.scored), 0) AS average_score,
+                   CAST(SUM(r.faulted) AS BIGINT) AS faulted
+            FROM {SEATS} r WHERE {clause}
+            GROUP BY r.players, r.seat ORDER BY r.players, r.seat""",
         params,
     )
 
@@ -186,10 +194,10 @@ def seating(sel: Selection) -> list[dict]:
     """Per player count, bot version and seat: how often that version sat there."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT s.players, s.bot_version_id, s.seat, COUNT(*) AS games
-            FROM {SEATS} s WHERE {clause}
-            GROUP BY s.players, s.bot_version_id, s.seat
-            ORDER BY s.players, s.bot_version_id, s.seat""",
+        f"""SELECT r.players, r.bot_version_id, r.seat, CAST(SUM(r.games) AS BIGINT) AS games
+            FROM {SEATS} r WHERE {clause}
+            GROUP BY r.players, r.bot_version_id, r.seat
+            ORDER BY r.players, r.bot_version_id, r.seat""",
         params,
     )
 
@@ -204,16 +212,15 @@ def fact_summary(sel: Selection, kind: str) -> list[dict]:
 
 
 def fact_summaries(sel: Selection, kinds: tuple[str, ...]) -> dict[str, list[dict]]:
-    """:func:`fact_summary` of several kinds in one pass over the facts, by kind."""
+    """:func:`fact_summary` of several kinds in one statement, by kind."""
     clause, params = where(sel)
     marks = ", ".join(["%s"] * len(kinds))
     found: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for row in _rows(
-        f"""SELECT f.kind, f.subject, COUNT(*) AS facts, SUM(f.value) AS total,
-                   AVG(f.value) AS average
-            FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id AND s.seat = f.seat
-            WHERE f.kind IN ({marks}) AND {clause}
-            GROUP BY f.kind, f.subject ORDER BY f.kind, f.subject""",
+        f"""SELECT r.kind, r.subject, CAST(SUM(r.facts) AS BIGINT) AS facts, CAST(SUM(r.total) AS BIGINT) AS total,
+                   SUM(r.total) * 1.0 / CAST(SUM(r.facts) AS BIGINT) AS average
+            FROM {FACTS} r WHERE r.kind IN ({marks}) AND {clause}
+            GROUP BY r.kind, r.subject ORDER BY r.kind, r.subject""",
         [*kinds, *params],
     ):
         found[row.pop("kind")].append(row)
@@ -222,17 +229,13 @@ def fact_summaries(sel: Selection, kinds: tuple[str, ...]) -> dict[str, list[dic
 
 def fact_outcomes(sel: Selection, kind: str, by_seat: bool = False) -> list[dict]:
     """Per subject (and seat): the seat-games with at least one fact of ``kind`` about it,
-    and their wins (a shared win 1/k): "games in which it was held". The facts are first
-    grouped per seat-game on their own, then joined to the seats once per seat-game."""
+    and their wins (a shared win 1/k): "games in which it was held"."""
     clause, params = where(sel)
-    seat = ", s.seat" if by_seat else ""
+    seat = ", r.seat" if by_seat else ""
     return _rows(
-        f"""SELECT h.subject{seat}, COUNT(*) AS games, SUM(s.win_share) AS wins
-            FROM (SELECT f.subject, f.game_id, f.seat FROM {FACTS} f WHERE f.kind = %s
-                  GROUP BY f.subject, f.game_id, f.seat) AS h
-            JOIN {SEATS} s ON s.game_id = h.game_id AND s.seat = h.seat
-            WHERE {clause}
-            GROUP BY h.subject{seat} ORDER BY h.subject{seat}""",
+        f"""SELECT r.subject{seat}, CAST(SUM(r.subject_games) AS BIGINT) AS games, SUM(r.subject_wins) AS wins
+            FROM {FACTS} r WHERE r.kind = %s AND {clause}
+            GROUP BY r.subject{seat} ORDER BY r.subject{seat}""",
         [kind, *params],
     )
 
@@ -240,16 +243,22 @@ def fact_outcomes(sel: Selection, kind: str, by_seat: bool = False) -> list[dict
 def score_by_source(sel: Selection) -> list[dict]:
     """Per score source: seat-games and average points, for winners and for the rest."""
     clause, params = where(sel)
-    return _rows(
-        f"""SELECT f.subject AS source,
-                   CASE WHEN s.win_share > 0 THEN 1 ELSE 0 END AS winner,
-                   COUNT(*) AS games, AVG(f.value) AS average
-            FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id AND s.seat = f.seat
-            WHERE f.kind = 'score' AND {clause}
-            GROUP BY f.subject, CASE WHEN s.win_share > 0 THEN 1 ELSE 0 END
-            ORDER BY f.subject, winner""",
+    found = []
+    for r in _rows(
+        f"""SELECT r.subject AS source, CAST(SUM(r.facts) AS BIGINT) AS facts, CAST(SUM(r.total) AS BIGINT) AS total,
+                   CAST(SUM(r.winner_facts) AS BIGINT) AS winner_facts, CAST(SUM(r.winner_total) AS BIGINT) AS winner_total
+            FROM {FACTS} r WHERE r.kind = 'score' AND {clause}
+            GROUP BY r.subject ORDER BY r.subject""",
         params,
-    )
+    ):
+        rest = (r["facts"] - r["winner_facts"], r["total"] - r["winner_total"])
+        for winner, (games, total) in enumerate((rest, (r["winner_facts"], r["winner_total"]))):
+            if games:
+                found.append(
+                    {"source": r["source"], "winner": winner, "games": games,
+                     "average": total / games}
+                )  # fmt: skip
+    return found
 
 
 def game_fact_seats(sel: Selection, kind: str) -> list[dict]:
@@ -257,11 +266,12 @@ def game_fact_seats(sel: Selection, kind: str) -> list[dict]:
     seat-games, wins and average score."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT f.subject, s.players, s.seat, COUNT(*) AS games, SUM(s.win_share) AS wins,
-                   AVG(s.score) AS average_score
-            FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id
-            WHERE f.kind = %s AND f.seat IS NULL AND {clause}
-            GROUP BY f.subject, s.players, s.seat ORDER BY f.subject, s.players, s.seat""",
+        f"""SELECT r.subject, r.players, r.seat, CAST(SUM(r.games) AS BIGINT) AS games, SUM(r.wins) AS wins,
+                   SUM(r.score * r.games) * 1.0
+                       / NULLIF(SUM(CASE WHEN r.score IS NULL THEN 0 ELSE r.games END), 0)
+                       AS average_score
+            FROM {GAME_FACTS} r WHERE r.kind = %s AND {clause}
+            GROUP BY r.subject, r.players, r.seat ORDER BY r.subject, r.players, r.seat""",
         [kind, *params],
     )
 
@@ -270,10 +280,10 @@ def game_fact_scores(sel: Selection, kind: str, width: int = 10) -> list[dict]:
     """Per subject of a whole-game fact: the selection's scores in bins of ``width``."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT f.subject, (s.score / %s) * %s AS low, COUNT(*) AS seats
-            FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id
-            WHERE f.kind = %s AND f.seat IS NULL AND s.score IS NOT NULL AND {clause}
-            GROUP BY f.subject, (s.score / %s) * %s ORDER BY f.subject, low""",
+        f"""SELECT r.subject, (r.score / %s) * %s AS low, CAST(SUM(r.games) AS BIGINT) AS seats
+            FROM {GAME_FACTS} r
+            WHERE r.kind = %s AND r.score IS NOT NULL AND {clause}
+            GROUP BY r.subject, (r.score / %s) * %s ORDER BY r.subject, low""",
         [width, width, kind, *params, width, width],
     )
 
@@ -283,10 +293,10 @@ def fact_details(sel: Selection, kind: str) -> list[dict]:
     from): how many, and the average value."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT f.subject, f.detail, COUNT(*) AS facts, AVG(f.value) AS average
-            FROM {FACTS} f JOIN {SEATS} s ON s.game_id = f.game_id AND s.seat = f.seat
-            WHERE f.kind = %s AND {clause}
-            GROUP BY f.subject, f.detail ORDER BY f.subject, f.detail""",
+        f"""SELECT r.subject, r.detail, CAST(SUM(r.facts) AS BIGINT) AS facts,
+                   SUM(r.total) * 1.0 / CAST(SUM(r.facts) AS BIGINT) AS average
+            FROM {FACTS} r WHERE r.kind = %s AND {clause}
+            GROUP BY r.subject, r.detail ORDER BY r.subject, r.detail""",
         [kind, *params],
     )
 
@@ -295,8 +305,8 @@ def fact_details(sel: Selection, kind: str) -> list[dict]:
 
 
 def stored_version() -> int:
-    """The newest stored seat row's id: changes whenever a game is stored."""
-    return _rows(f"SELECT MAX(id) AS v FROM {SEATS}", [])[0]["v"] or 0
+    """How many games are stored: changes whenever a game is stored."""
+    return totals.stored_games()
 
 
 def cached(name: str, sel: Selection, compute: Callable[[Selection], dict]) -> dict:

@@ -8,9 +8,8 @@ the rules modules can change shape freely.
 
 Kinds (per seat and round unless said otherwise; docs/analytics.md defines each figure):
 ``held`` (subject: character; value: district points the seat built in that character's
-turn), ``pick`` (value: pick position, 1 = chose first), ``choices`` (value: how many
-characters it could choose from), ``offered`` (one per character it could choose; value 1
-if it took it), ``killed`` / ``robbed`` / ``bewitched`` / ``taxed`` (subject: the character
+turn), ``pick`` (value: pick position, 1 = chose first), ``offered`` (one per character it
+could choose; value 1 if it took it: how many it could choose from is the number of these), ``killed`` / ``robbed`` / ``bewitched`` / ``taxed`` (subject: the character
 that suffered it), ``built`` / ``destroyed`` (subject: district; value: its points),
 ``gold`` and ``points`` (subject ``round``; value: the seat's net change over the round),
 ``face_up`` (per round, no seat: a character discarded face up), ``score`` (per seat, per
@@ -54,7 +53,7 @@ def facts(state) -> list[Fact]:
 
 
 def _step_through(state) -> tuple[list[Fact], dict[int, list[int]]]:
-    """``pick``, ``choices`` and ``offered`` facts, and each seat's gold at the start of
+    """``pick`` and ``offered`` facts, and each seat's gold at the start of
     each round (by round), by stepping the game again from its record."""
     record = state.record()
     replay = state.title.new_game(record["players"], record["options"], record["seed"])
@@ -81,7 +80,6 @@ def _pick(seat: int, rnd: int, position: int, options: list[dict], taken: dict) 
     chosen = taken["character"]
     return [
         Fact("pick", chosen, position, seat=seat, step=rnd),
-        Fact("choices", chosen, len(offered), seat=seat, step=rnd),
         *(Fact("offered", c, int(c == chosen), seat=seat, step=rnd) for c in offered),
     ]
 

@@ -2,9 +2,13 @@
 
 A title's ``Title.analytics(state)`` returns a list of :class:`Fact`: one countable thing that
 happened, such as "seat 2 held the King in round 3 and gained 4 points with it" or "the game
-was played with crane configuration A:…". The platform stores every fact as one row of one
-table (``seat, step, kind, subject, value, detail``) and the dashboards aggregate them in
-SQL by ``kind`` and ``subject``; neither ever asks which title a fact came from.
+was played with crane configuration A:…". :func:`fact_rows` folds a game's facts into one
+row per seat, kind, subject and detail, with how many facts it holds and the sum of their
+values (``seat, kind, subject, detail, facts, value``): the platform stores each row as it
+is and the dashboards aggregate them in SQL by ``kind`` and ``subject``; neither ever asks
+which title a fact came from. The step is not stored: no figure counts by round or turn,
+and folding it away writes a third of the rows (a 4-player Citadels game: about 130 instead
+of 400; see docs/performance.md).
 
 Conventions every title follows (docs/analytics.md lists each title's kinds):
 
@@ -27,8 +31,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .contract import State, Title
 
-# The order of a fact's fields in its row form (the JSON a worker sends and the columns stored).
-FACT_FIELDS = ("seat", "step", "kind", "subject", "value", "detail")
+# The order of a folded row's fields (what a worker sends and the columns stored).
+ROW_FIELDS = ("seat", "kind", "subject", "detail", "facts", "value")
 KIND_LENGTH = 32
 SUBJECT_LENGTH = 120
 DETAIL_LENGTH = 64
@@ -45,16 +49,30 @@ class Fact:
     step: int | None = None
     detail: str = ""
 
-    def row(self) -> list:
-        """The fact as a JSON-able list in FACT_FIELDS order, cut to the stored lengths."""
-        return [
+    def key(self) -> tuple:
+        """What its folded row is keyed by (ROW_FIELDS' first four), cut to the stored
+        lengths."""
+        return (
             self.seat,
-            self.step,
             self.kind[:KIND_LENGTH],
             self.subject[:SUBJECT_LENGTH],
-            int(self.value),
             self.detail[:DETAIL_LENGTH],
-        ]
+        )
+
+
+def fold(facts: list[Fact]) -> list[list]:
+    """The facts as JSON-able rows in ROW_FIELDS order: one per seat, kind, subject and
+    detail, with how many facts it folds and the sum of their values (first seen first)."""
+    rows: dict[tuple, list] = {}
+    for fact in facts:
+        key = fact.key()
+        row = rows.get(key)
+        if row is None:
+            rows[key] = [*key, 1, int(fact.value)]
+        else:
+            row[4] += 1
+            row[5] += int(fact.value)
+    return list(rows.values())
 
 
 def score_sources(details: list[dict], sources: tuple[str, ...]) -> list[Fact]:
@@ -68,10 +86,11 @@ def score_sources(details: list[dict], sources: tuple[str, ...]) -> list[Fact]:
 
 
 def fact_rows(title: Title, state: State) -> list[list]:
-    """The title's facts of a finished game as rows; never raises. A title whose analytics
-    fails costs the game its facts, not the game: the rows are then a single ``analytics_error``
-    fact naming the exception, so the dashboards can count such games."""
+    """The title's facts of a finished game, folded into rows (:func:`fold`); never raises.
+    A title whose analytics fails costs the game its facts, not the game: the rows are then
+    a single ``analytics_error`` fact naming the exception, so the dashboards can count such
+    games."""
     try:
-        return [fact.row() for fact in title.analytics(state)]
+        return fold(title.analytics(state))
     except Exception as error:  # noqa: BLE001 - see the docstring: the game must be stored
-        return [Fact("analytics_error", type(error).__name__).row()]
+        return fold([Fact("analytics_error", type(error).__name__)])

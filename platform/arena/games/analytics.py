@@ -1,4 +1,5 @@
-"""The analytics rows of a game being stored: one AnalyticsSeat per seat and the title's facts.
+"""The analytics rows of a game being stored: one AnalyticsSeat per seat, the title's facts
+folded per seat, kind, subject and detail, and the game's AnalyticsPending row.
 
 The facts are computed where the game was played: the match runner calls the title's
 ``analytics`` hook on the final state (``engine.core.analytics.fact_rows``) and sends the
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from arena.sql import insert_rows, row_timestamp
 
-from .models import AnalyticsFact, AnalyticsSeat
+from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat
 
 if TYPE_CHECKING:
     from workers.match import MatchResult
@@ -23,19 +24,24 @@ SEAT_COLUMNS = [
     "game_id", "seat", "title", "tournament_id", "players", "bot_version_id", "score", "rank",
     "win_share", "faulted", "finished_at",
 ]  # fmt: skip
-FACT_COLUMNS = ["game_id", "seat", "step", "kind", "subject", "value", "detail"]
+# The columns of a folded fact row (engine.core.analytics.ROW_FIELDS), after the game id.
+FACT_COLUMNS = ["seat", "kind", "subject", "detail", "facts", "value"]
 # A second delivery writes the seats again before learning the game was stored (and rolls
 # back): the unique (game, seat) must not make that an error.
 SEATS_TAIL = " ON CONFLICT (game_id, seat) DO NOTHING"
+PENDING_TAIL = " ON CONFLICT (game_id) DO NOTHING"
 
 
 def store_analytics(cursor, job, outcome: MatchResult) -> None:
     """Write the analytics rows of the game ``job`` (a claimed MatchJob) finished with
-    ``outcome`` (the runner's MatchResult): two multi-row INSERTs, raw SQL on the worker's path
-    (see ``arena.sql``)."""
+    ``outcome`` (the runner's MatchResult), and mark the game pending for the totals
+    (``arena.games.totals``): three INSERTs, raw SQL on the worker's path (see
+    ``arena.sql``). The fact rows come folded from the runner, as they are stored, and go
+    with the game id as a parameter of its own."""
     insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, seat_rows(job, outcome), SEATS_TAIL)
-    facts = [[job.game_id, *row] for row in outcome.analytics]
-    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts)
+    same = [("game_id", job.game_id)]
+    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, outcome.analytics, same=same)
+    insert_rows(cursor, AnalyticsPending, ["game_id"], [[job.game_id]], PENDING_TAIL)
 
 
 def seat_rows(job, outcome: MatchResult) -> list[list]:

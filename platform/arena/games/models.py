@@ -133,8 +133,14 @@ class AnalyticsSeat(models.Model):
 
     # Written once per seat by the store that has just locked the game: no database check
     # (see AnalyticsFact); deleting a game still deletes its rows (Django cascades).
+    # No index of its own: the unique (game, seat) serves lookups by game (one index fewer
+    # to write per seat).
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="analytics_seats", db_constraint=False
+        Game,
+        on_delete=models.CASCADE,
+        related_name="analytics_seats",
+        db_constraint=False,
+        db_index=False,
     )
     seat = models.PositiveSmallIntegerField()
     title = models.CharField(max_length=32)
@@ -163,12 +169,15 @@ class AnalyticsSeat(models.Model):
 
 
 class AnalyticsFact(models.Model):
-    """One fact a title reported about a stored game (engine.core.analytics.Fact): the
-    character a seat held in a round, the crane zone a tile was taken from, a score source.
-    The dashboards aggregate them by kind and subject, joined to AnalyticsSeat."""
+    """The facts a title reported about a stored game (engine.core.analytics.Fact), folded
+    per seat, kind, subject and detail: the character a seat held (``facts``: in how many
+    rounds, ``value``: the points summed over them), the crane zone a tile was taken from, a
+    score source. The dashboards aggregate them by kind and subject, joined to
+    AnalyticsSeat: a count of facts is ``SUM(facts)``, a mean value ``SUM(value) /
+    SUM(facts)``."""
 
-    # A game writes a few hundred of these in the store's transaction, for the game it has
-    # just locked, so the database's foreign-key check would only repeat what the store
+    # A game writes about a hundred of these in the store's transaction, for the game it
+    # has just locked, so the database's foreign-key check would only repeat what the store
     # knows (it cost the server about 0.2 ms per game for the older character rows).
     game = models.ForeignKey(
         Game,
@@ -178,15 +187,129 @@ class AnalyticsFact(models.Model):
         db_index=False,
     )
     seat = models.PositiveSmallIntegerField(null=True)
-    step = models.PositiveSmallIntegerField(null=True)
     kind = models.CharField(max_length=32)
     subject = models.CharField(max_length=120)
-    value = models.IntegerField(default=1)
     detail = models.CharField(max_length=64, blank=True)
+    facts = models.PositiveIntegerField(default=1)  # how many facts the row folds
+    value = models.IntegerField(default=1)  # the sum of their values
 
     class Meta:
-        # Figures read one kind at a time; the game id serves deletion and joins.
-        indexes = [models.Index(fields=["kind", "game"], name="afact_kind_game")]
+        # Read by game only: the fold into the totals, deletion.
+        indexes = [models.Index(fields=["game"], name="afact_game")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.subject} (game {self.game_id}, seat {self.seat})"
+
+
+# -- totals: the dashboards' figures read these, folded from the rows above --------------
+#
+# The store writes a game's seat and fact rows and one AnalyticsPending row; a dashboard read
+# first folds the pending games into the totals (arena.games.totals), a few set-based
+# statements for any number of games. Each total is keyed by the filters' columns (the
+# title, the player count, the tournament, whose games share its rule options, the bot
+# version, the day finished, the seat), so that a figure is one GROUP BY over a table whose
+# size grows with tournaments, versions and days, not with games.
+
+
+class AnalyticsPending(models.Model):
+    """A stored game whose analytics rows are not yet in the totals. ``batch`` marks the
+    rows a fold took (rows stored while it runs stay for the next one)."""
+
+    game_id = models.BigIntegerField(primary_key=True)
+    batch = models.BigIntegerField(null=True)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}, pending"
+
+
+class AnalyticsFolded(models.Model):
+    """One row: how many games were folded into the totals (a rebuild folds them again and
+    counts on). With the pending rows, a number that grows with every store: the
+    dashboards' cache key."""
+
+    games = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.games} games folded"
+
+
+class _Filters(models.Model):
+    """The columns every total is keyed by first: the selection's filters."""
+
+    title = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    tournament_id = models.BigIntegerField()
+    bot_version_id = models.BigIntegerField()
+    day = models.DateField()  # finished_at's date, UTC
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__} {self.title} tournament {self.tournament_id} {self.day}"
+
+
+FILTER_COLUMNS = ["title", "players", "tournament_id", "bot_version_id", "day", "seat"]
+
+
+class AnalyticsSeatTotal(_Filters):
+    """AnalyticsSeat's rows summed per filters: seat-games, wins (1/k each), scores,
+    faulted seat-games; and the seat-games at a version's (a bot's) first seat in its game,
+    which count the games a version (a bot) played."""
+
+    games = models.BigIntegerField()
+    wins = models.FloatField()
+    score_total = models.BigIntegerField()
+    scored = models.BigIntegerField()  # seat-games with a score
+    faulted = models.BigIntegerField()
+    version_games = models.BigIntegerField()
+    bot_games = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=FILTER_COLUMNS, name="aseattotal_key")]
+
+
+class AnalyticsFactTotal(_Filters):
+    """AnalyticsFact's seat rows summed per filters, kind, subject and detail: facts and
+    their values' sum, the winners' share of both (a shared winner counts as a winner);
+    and per subject (its first detail only), the seat-games it was in and their wins."""
+
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=120)
+    detail = models.CharField(max_length=64, blank=True)
+    facts = models.BigIntegerField()
+    total = models.BigIntegerField()
+    winner_facts = models.BigIntegerField()
+    winner_total = models.BigIntegerField()
+    subject_games = models.BigIntegerField()
+    subject_wins = models.FloatField()
+
+    class Meta:
+        # Figures read a title's kinds first.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["title", "kind", *FILTER_COLUMNS[1:], "subject", "detail"],
+                name="afacttotal_key",
+            )
+        ]
+
+
+class AnalyticsGameFactTotal(_Filters):
+    """Each whole-game fact (a crane configuration) summed over the seats of its games per
+    filters, kind, subject and the seat's score: seat-games and wins. A seat without a score
+    keys a row of its own per fold (SQL's NULLs never conflict): the sums stay exact."""
+
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=120)
+    score = models.IntegerField(null=True)
+    games = models.BigIntegerField()
+    wins = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["title", "kind", *FILTER_COLUMNS[1:], "subject", "score"],
+                name="agamefacttotal_key",
+            )
+        ]

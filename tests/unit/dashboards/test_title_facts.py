@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.citadels.components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
-from engine.core.analytics import FACT_FIELDS, Fact, fact_rows
+from engine.core.analytics import ROW_FIELDS, Fact, fact_rows, fold
 
 CITADELS_SETUPS = [
     (2, {}),
@@ -24,10 +24,13 @@ def played(title: str, players: int, options: dict, seed: int):
 
 
 def by_kind(state) -> dict[str, list[dict]]:
+    """The title's facts (with their steps, before folding) by kind, as dicts."""
     grouped = defaultdict(list)
-    for row in fact_rows(state.title, state):
-        fact = dict(zip(FACT_FIELDS, row, strict=True))
-        grouped[fact["kind"]].append(fact)
+    for fact in state.title.analytics(state):
+        grouped[fact.kind].append(
+            {"seat": fact.seat, "step": fact.step, "subject": fact.subject,
+             "value": fact.value, "detail": fact.detail}
+        )  # fmt: skip
     return grouped
 
 
@@ -48,11 +51,9 @@ def test_citadels_draft_facts_match_the_characters_each_seat_held(players, optio
     for rnd in {f["step"] for f in facts["pick"]}:  # positions 1..n in each round
         positions = sorted(f["value"] for f in facts["pick"] if f["step"] == rnd)
         assert positions == list(range(1, len(positions) + 1))
+    # one offered fact per character it could choose, the one it took among them
     offered = Counter((f["step"], f["seat"]) for f in facts["offered"])
-    choices = Counter()
-    for f in facts["choices"]:
-        choices[(f["step"], f["seat"])] += f["value"]
-    assert offered == choices
+    assert set(offered) == {(rnd, seat) for rnd, seat, _ in picked}
     taken = sorted((f["step"], f["seat"], f["subject"]) for f in facts["offered"] if f["value"])
     assert taken == picked
 
@@ -124,12 +125,32 @@ def test_praga_facts_give_the_configuration_each_turns_tile_and_the_score(player
     assert "kings_road_tiles=" + ("I" if options else "none") in variants
 
 
+@pytest.mark.parametrize(("title", "players"), [("citadels", 4), ("praga", 3)])
+def test_the_rows_fold_the_facts_per_seat_kind_subject_and_detail(title, players):
+    state = played(title, players, {}, 4)
+    facts = state.title.analytics(state)
+    rows = [dict(zip(ROW_FIELDS, row, strict=True)) for row in fact_rows(state.title, state)]
+    keys = [(r["seat"], r["kind"], r["subject"], r["detail"]) for r in rows]
+    assert len(keys) == len(set(keys)) < len(facts)
+    for row in rows:
+        folded = [f for f in facts if f.key() == (row["seat"], row["kind"], row["subject"],
+                                                   row["detail"])]  # fmt: skip
+        assert row["facts"] == len(folded)
+        assert row["value"] == sum(f.value for f in folded)
+
+
+def test_a_fact_longer_than_its_column_is_cut_and_folded_with_its_equals():
+    long = "x" * 200
+    rows = fold([Fact("held", long, 2, seat=1, step=1), Fact("held", long + "y", 3, seat=1)])
+    assert rows == [[1, "held", "x" * 120, "", 2, 5]]
+
+
 def test_a_failing_title_analytics_costs_only_the_facts():
     class Broken:
         def analytics(self, state):
             raise KeyError("no such field")
 
-    assert fact_rows(Broken(), None) == [Fact("analytics_error", "KeyError").row()]
+    assert fact_rows(Broken(), None) == [[None, "analytics_error", "KeyError", "", 1, 1]]
 
 
 def test_a_title_without_analytics_reports_no_facts(toy_title):

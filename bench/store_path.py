@@ -1,0 +1,103 @@
+"""CPU of ``store_game_result`` alone, in-process: the worker's Python and its PostgreSQL
+backend, per stored game, for one checkout (run it from each tree to compare, alternating).
+
+    .venv/bin/python bench/store_path.py [--title citadels] [--games 60] [--tree PATH]
+
+Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
+``arena_bench_store``), plays ``--games`` 4-player games between built-in bots in-process
+(claim, the match runner with its analytics hook) and times only each store: Python with
+``time.process_time``, PostgreSQL from the connection's backend in /proc (Linux; 10 ms ticks,
+so use 40 games or more). ``--tree`` times another checkout's code (its platform and engine)
+with this script, so two trees are measured the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--title", default="citadels")
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
+    args = parser.parse_args()
+    root = args.tree.resolve()
+    sys.path[:0] = [str(root), str(root / "platform")]
+    database = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench_store")
+    os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
+    os.environ["ARENA_DEBUG"] = "false"  # as deployed: no statement log
+    os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+    import psycopg
+
+    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        c.execute(f"CREATE DATABASE {database}")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    python_s, backend_s, stored = _store_games(args.title, args.games)
+    print(
+        f"{root}: {args.title}, {stored} games stored: worker Python {1000 * python_s / stored:.2f}"
+        f" ms, PostgreSQL backend {1000 * backend_s / stored:.2f} ms per store"
+    )
+
+
+def _store_games(title: str, games: int) -> tuple[float, float, int]:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    import engine
+    from arena.bots import services as bots
+    from arena.bots.models import Bot
+    from arena.games import services
+    from arena.games.models import Game
+    from arena.tournaments import services as tournaments
+    from workers.tasks import run_job
+
+    owner = get_user_model().objects.create_user("bench")
+    names = engine.bots(title)
+    versions = [
+        bots.add_builtin_version(
+            bot=Bot.objects.create(owner=owner, title=title, name=f"bot-{i}"),
+            builtin_name=names[i % len(names)],
+        )
+        for i in range(4)
+    ]
+    tournament = tournaments.create_tournament(
+        organiser=owner, name="bench", title=title, seats=4, entrants=versions, rounds=games,
+        seed=3,
+    )  # fmt: skip
+    tournaments.start_tournament(tournament.pk)
+
+    def backend_s() -> float:
+        stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    python_s = postgres_s = 0.0
+    stored = 0
+    queued = Game.objects.filter(tournament=tournament, status="queued").order_by("number")
+    while stored < games and (game := queued.first()):
+        job = services.claim_game(game.pk, worker="bench")
+        played = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+        )
+        before_backend, before = backend_s(), time.process_time()
+        services.store_game_result(job, played)
+        python_s += time.process_time() - before
+        postgres_s += backend_s() - before_backend
+        stored += 1
+    return python_s, postgres_s, stored
+
+
+if __name__ == "__main__":
+    main()
