@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.core.exceptions import EmptyResultSet
 from django.db.models import Exists, F, IntegerField, OuterRef
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -99,7 +100,19 @@ def _day_start(day: dt.date) -> dt.datetime:
 
 def _games(sel: Selection) -> tuple[str, list]:
     """The selection's game ids as SQL for ``IN (…)``."""
-    sql, params = selected_games(sel).values("id").query.sql_with_params()
+    return _sql(selected_games(sel), ("id",))
+
+
+def _sql(games, columns: tuple[str, ...]) -> tuple[str, list]:
+    """The SQL of ``games.values(*columns)`` (whole numbers); a statement of no rows with those columns when
+    Django knows the selection is empty without asking (a filter value no column can hold,
+    such as a player count beyond the column's range)."""
+    try:
+        sql, params = games.values(*columns).query.sql_with_params()
+    except EmptyResultSet:
+        return "SELECT " + ", ".join(
+            f"CAST(NULL AS INTEGER) AS {c}" for c in columns
+        ) + " WHERE 1 = 0", []
     return sql, list(params)
 
 
@@ -240,8 +253,7 @@ def _lengths(sel: Selection) -> tuple[str, list]:
         players=F("tournament__seats"),
         actions=Cast(KT("record__final__actions"), IntegerField()),
     )
-    sql, params = games.values("id", "players", "actions", "match_ms").query.sql_with_params()
-    return sql, list(params)
+    return _sql(games, ("id", "players", "actions", "match_ms"))
 
 
 def length_range(sel: Selection) -> dict:
