@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from arena.games.models import GameSeat
 from arena.ratings.models import Rating
+from arena.web import charts
 
 from . import services
 from .artifacts import UploadRefused
@@ -60,6 +61,7 @@ def bot_detail(request, bot_id: int):
             "seats": seats,
             "ratings": ratings,
             "faults": fault_summary(bot),
+            "charts": charts.bot_charts(bot),
         },
     )
 
