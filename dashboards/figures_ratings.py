@@ -3,34 +3,45 @@ out) as figures.py builds the other pages'."""
 
 from __future__ import annotations
 
+import plotly.colors
 import plotly.graph_objects as go
 
 from .figures import Figure, _plot
 
-BAND_OPACITY = 0.15
+BAND_OPACITY = 0.12
+PALETTE = plotly.colors.qualitative.Plotly  # #rrggbb colours
 
 
 def rating_traces(fig: go.Figure, series: dict[str, list[dict]], x: str = "game_index") -> None:
     """For each named series of rating rows (``ordinal``, ``band_low``, ``band_high``, ``mu``,
-    ``sigma``): the μ ± 3σ band, shaded, and the μ − 3σ line on top of it."""
-    for name, rows in series.items():
+    ``sigma``): the μ ± 3σ band, shaded in the line's colour, and the μ − 3σ line on it."""
+    for number, (name, rows) in enumerate(series.items()):
+        colour = PALETTE[number % len(PALETTE)]
         xs = [r[x] for r in rows]
         fig.add_scatter(x=xs, y=[r["band_high"] for r in rows], mode="lines",
-                        line={"width": 0}, showlegend=False, hoverinfo="skip",
-                        legendgroup=name)  # fmt: skip
+                        line={"width": 0, "color": colour}, showlegend=False,
+                        hoverinfo="skip", legendgroup=name)  # fmt: skip
         fig.add_scatter(x=xs, y=[r["band_low"] for r in rows], mode="lines",
-                        line={"width": 0}, fill="tonexty", opacity=BAND_OPACITY,
-                        showlegend=False, hoverinfo="skip", legendgroup=name)  # fmt: skip
+                        line={"width": 0, "color": colour}, fill="tonexty",
+                        fillcolor=_faint(colour), showlegend=False, hoverinfo="skip",
+                        legendgroup=name)  # fmt: skip
         fig.add_scatter(
             name=name,
             x=xs,
             y=[r["ordinal"] for r in rows],
             mode="lines",
+            line={"color": colour, "width": 2},
             legendgroup=name,
             customdata=[[r["version"], r["mu"], r["sigma"]] for r in rows],
             hovertemplate=f"{name} v%{{customdata[0]}}, game %{{x}}: μ − 3σ = %{{y:.2f}} "
             "(μ %{customdata[1]:.2f}, σ %{customdata[2]:.2f})<extra></extra>",
         )
+
+
+def _faint(colour: str) -> str:
+    """A ``#rrggbb`` colour as rgba at BAND_OPACITY."""
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red}, {green}, {blue}, {BAND_OPACITY})"
 
 
 def version_marker_trace(fig: go.Figure, changes: list[dict], x: str = "game_index") -> None:
