@@ -6,14 +6,17 @@ The database (PostgreSQL; it is migrated, and filled once with a bench tournamen
 ``--games`` synthetic finished games of four seats, their ratings and rating history) must be
 one you can spare. Each read is timed ``--runs`` times through Django's full request path
 (URL routing, token authentication, throttles, filters, pagination, serializers, JSON), and
-the same rows are read as often through the ORM alone:
+the same rows are read as often through the ORM alone (the API's own queryset, filters as
+ORM expressions, a slice for the page, the same serializer), the two in turn run after run:
 
 - the games list: one page of 50 filtered by tournament and status, and by tournament, status
   and a bot (in about half the games), pages spread over the whole list;
-- a tournament's standings (first page);
+- a tournament's standings (first page: the tournament, the count, the page);
 - a bot version's rating history (one page of 50).
 
-It prints p50 and p95 of each, the API's p50 over the ORM's, and the number of SQL statements
+It prints p50 and p95 of each, the API's p50 over the ORM's, the same for this process's CPU
+time (less disturbed by a shared machine's load, printed at the start and end), and the
+number of SQL statements
 each list endpoint runs for a tournament of 1/10 the games and for the whole one (they should
 be equal: no statement per row).
 """
@@ -141,15 +144,17 @@ def orm_standings(tournament_id: int):
     return ratings.count(), RatingSerializer(list(page[:50]), many=True).data
 
 
-def timed_pair(first, second, runs: int) -> tuple[list[float], list[float]]:
+def timed_pair(first, second, runs: int) -> tuple[list[float], ...]:
     """Both reads timed in turn, run after run, so that the load of a shared machine falls
-    on both alike."""
-    samples: tuple[list[float], list[float]] = ([], [])
+    on both alike: wall ms of each, then this process's CPU ms of each (the database
+    server's CPU is not in it; waiting for a core is not either)."""
+    samples: tuple[list[float], ...] = ([], [], [], [])
     for i in range(runs):
-        for read, into in ((first, samples[0]), (second, samples[1])):
-            start = time.perf_counter()
+        for n, read in enumerate((first, second)):
+            start, cpu = time.perf_counter(), time.process_time()
             read(i)
-            into.append((time.perf_counter() - start) * 1000)
+            samples[n].append((time.perf_counter() - start) * 1000)
+            samples[n + 2].append((time.process_time() - cpu) * 1000)
     return samples
 
 
@@ -216,15 +221,20 @@ def main() -> int:
         f"{args.games} stored games, {args.runs} runs each; load average {load:.2f} on "
         f"{os.cpu_count()} CPUs (a shared machine: wall times are noisy, ratios less so)"
     )
-    print(f"{'read':<36}{'API p50':>9}{'p95':>8}{'ORM p50':>9}{'p95':>8}{'API/ORM':>9}")
+    print(
+        f"{'read (wall, then CPU of this process)':<36}{'API p50':>9}{'p95':>9}{'ORM p50':>9}"
+        f"{'p95':>9}{'API/ORM':>9}{'API cpu':>9}{'ORM cpu':>9}{'ratio':>9}"
+    )
     for name, (through_api, through_orm) in cases.items():
         through_api(0), through_orm(0)  # warm caches and connections
-        api_samples, orm_samples = timed_pair(through_api, through_orm, args.runs)
-        api_p50, api_p95 = percentiles(api_samples)
-        orm_p50, orm_p95 = percentiles(orm_samples)
+        api_wall, orm_wall, api_cpu, orm_cpu = timed_pair(through_api, through_orm, args.runs)
+        api_p50, api_p95 = percentiles(api_wall)
+        orm_p50, orm_p95 = percentiles(orm_wall)
+        cpu_api, cpu_orm = percentiles(api_cpu)[0], percentiles(orm_cpu)[0]
         print(
-            f"{name:<36}{api_p50:>7.1f}ms{api_p95:>6.1f}ms{orm_p50:>7.1f}ms{orm_p95:>6.1f}ms"
-            f"{api_p50 / orm_p50:>8.2f}x"
+            f"{name:<36}{api_p50:>7.1f}ms{api_p95:>7.1f}ms{orm_p50:>7.1f}ms{orm_p95:>7.1f}ms"
+            f"{api_p50 / orm_p50:>8.2f}x{cpu_api:>7.1f}ms{cpu_orm:>7.1f}ms"
+            f"{cpu_api / cpu_orm:>8.2f}x"
         )
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     print("SQL statements per request, 1/10 of the games vs all of them:")

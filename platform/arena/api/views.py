@@ -359,6 +359,14 @@ class TournamentViewSet(
 # -- games -----------------------------------------------------------------------------------
 
 
+# What a listed seat shows, its ``bot`` label (BotVersion.label) included: only these columns
+# of the seat and its joined rows are read.
+SEAT_LISTED = (
+    "game_id", "seat", "score", "rank", "winner", "status", "fault_count", "faults",
+    "bot_version__number", "bot_version__bot__name", "bot_version__bot__owner__username",
+)  # fmt: skip
+
+
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
     """Games with their seats (scores, ranks, faults); the replay record; each seat's stderr
     for its bot's owner; CSV of the filtered games, one row per seat."""
@@ -376,7 +384,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
                 # ordered by the game's id, not its ordering (which would join the games
                 # and their tournaments to sort the seats)
                 GameSeat.objects.select_related("bot_version__bot__owner")
-                .defer("stderr", "details")
+                .only(*SEAT_LISTED)
                 .order_by("game_id", "seat"),
             ),
         )
