@@ -6,14 +6,17 @@ The database (PostgreSQL; it is migrated, and filled once with a bench tournamen
 ``--games`` synthetic finished games of four seats, their ratings and rating history) must be
 one you can spare. Each read is timed ``--runs`` times through Django's full request path
 (URL routing, token authentication, throttles, filters, pagination, serializers, JSON), and
-the same rows are read as often through the ORM alone:
+the same rows are read as often through the ORM alone (the API's own queryset, filters as
+ORM expressions, a slice for the page, the same serializer), the two in turn run after run:
 
 - the games list: one page of 50 filtered by tournament and status, and by tournament, status
   and a bot (in about half the games), pages spread over the whole list;
-- a tournament's standings (first page);
+- a tournament's standings (first page: the tournament, the count, the page);
 - a bot version's rating history (one page of 50).
 
-It prints p50 and p95 of each, the API's p50 over the ORM's, and the number of SQL statements
+It prints p50 and p95 of each, the API's p50 over the ORM's, the same for this process's CPU
+time (less disturbed by a shared machine's load, printed at the start and end), and the
+number of SQL statements
 each list endpoint runs for a tournament of 1/10 the games and for the whole one (they should
 be equal: no statement per row).
 """
@@ -49,6 +52,7 @@ from django.utils import timezone  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from arena.api.serializers import GameSerializer, RatingChangeSerializer, RatingSerializer  # noqa: E402
+from arena.api.views import GameViewSet  # noqa: E402
 from arena.bots.models import Bot, BotVersion  # noqa: E402
 from arena.games.models import Game, GameSeat  # noqa: E402
 from arena.ratings.models import Rating, RatingChange  # noqa: E402
@@ -123,27 +127,35 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
 
 
-def timed(read, runs: int) -> list[float]:
-    samples = []
-    for i in range(runs):
-        start = time.perf_counter()
-        read(i)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
-
-
 def orm_games(t, version, page):
-    games = Game.objects.filter(tournament=t, status="finished")
+    games = GameViewSet.queryset.filter(tournament=t, status="finished")  # the API's own
     if version is not None:
         played = GameSeat.objects.filter(game=OuterRef("pk"), bot_version__bot_id=version.bot_id)
         games = games.filter(Exists(played))
-    games = (
-        games.select_related("tournament")
-        .prefetch_related("seats__bot_version__bot__owner")
-        .order_by("id")
-    )
     count = games.count()
     return count, GameSerializer(list(games[page * 50 : page * 50 + 50]), many=True).data
+
+
+def orm_standings(tournament_id: int):
+    """What the standings answer holds: the tournament (or a 404), the count, a page."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    ratings = Rating.objects.filter(tournament=tournament)
+    page = ratings.select_related("bot_version__bot__owner").order_by("-ordinal", "bot_version_id")
+    return ratings.count(), RatingSerializer(list(page[:50]), many=True).data
+
+
+def timed_pair(first, second, runs: int) -> tuple[list[float], ...]:
+    """Both reads timed in turn, run after run, so that the load of a shared machine falls
+    on both alike: wall ms of each, then this process's CPU ms of each (the database
+    server's CPU is not in it; waiting for a core is not either)."""
+    samples: tuple[list[float], ...] = ([], [], [], [])
+    for i in range(runs):
+        for n, read in enumerate((first, second)):
+            start, cpu = time.perf_counter(), time.process_time()
+            read(i)
+            samples[n].append((time.perf_counter() - start) * 1000)
+            samples[n + 2].append((time.process_time() - cpu) * 1000)
+    return samples
 
 
 def main() -> int:
@@ -158,6 +170,8 @@ def main() -> int:
     settings.ARENA_THROTTLE_RATES = {k: "100000000/second" for k in settings.ARENA_THROTTLE_RATES}
     t = fill(BENCH, args.games)
     small = fill(BENCH + " (1/10)", args.games // 10)
+    with connection.cursor() as cursor:  # as autovacuum would: plans from real statistics
+        cursor.execute("ANALYZE")
     version = t.entries.first().bot_version
     rating = Rating.objects.get(tournament=t, bot_version=version)
     pages = max(1, Game.objects.filter(tournament=t, seats__bot_version=version).count() // 50)
@@ -185,16 +199,7 @@ def main() -> int:
         ),
         "standings": (
             lambda i: api(f"/api/v1/tournaments/{t.pk}/standings/"),
-            lambda i: (
-                RatingSerializer(
-                    list(
-                        Rating.objects.filter(tournament=t)
-                        .select_related("bot_version__bot__owner")
-                        .order_by("-ordinal", "bot_version_id")[:50]
-                    ),
-                    many=True,
-                ).data
-            ),
+            lambda i: orm_standings(t.pk),
         ),
         "rating history (page of 50)": (
             lambda i: api(f"/api/v1/ratings/{rating.pk}/history/?page={1 + i % 20}"),
@@ -211,16 +216,27 @@ def main() -> int:
             ),
         ),
     }
-    print(f"{args.games} stored games, {args.runs} runs each; machine shared, figures noisy")
-    print(f"{'read':<36}{'API p50':>9}{'p95':>8}{'ORM p50':>9}{'p95':>8}{'API/ORM':>9}")
+    load = os.getloadavg()[0]
+    print(
+        f"{args.games} stored games, {args.runs} runs each; load average {load:.2f} on "
+        f"{os.cpu_count()} CPUs (a shared machine: wall times are noisy, ratios less so)"
+    )
+    print(
+        f"{'read (wall, then CPU of this process)':<36}{'API p50':>9}{'p95':>9}{'ORM p50':>9}"
+        f"{'p95':>9}{'API/ORM':>9}{'API cpu':>9}{'ORM cpu':>9}{'ratio':>9}"
+    )
     for name, (through_api, through_orm) in cases.items():
         through_api(0), through_orm(0)  # warm caches and connections
-        api_p50, api_p95 = percentiles(timed(through_api, args.runs))
-        orm_p50, orm_p95 = percentiles(timed(through_orm, args.runs))
+        api_wall, orm_wall, api_cpu, orm_cpu = timed_pair(through_api, through_orm, args.runs)
+        api_p50, api_p95 = percentiles(api_wall)
+        orm_p50, orm_p95 = percentiles(orm_wall)
+        cpu_api, cpu_orm = percentiles(api_cpu)[0], percentiles(orm_cpu)[0]
         print(
-            f"{name:<36}{api_p50:>7.1f}ms{api_p95:>6.1f}ms{orm_p50:>7.1f}ms{orm_p95:>6.1f}ms"
-            f"{api_p50 / orm_p50:>8.2f}x"
+            f"{name:<36}{api_p50:>7.1f}ms{api_p95:>7.1f}ms{orm_p50:>7.1f}ms{orm_p95:>7.1f}ms"
+            f"{api_p50 / orm_p50:>8.2f}x{cpu_api:>7.1f}ms{cpu_orm:>7.1f}ms"
+            f"{cpu_api / cpu_orm:>8.2f}x"
         )
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
     print("SQL statements per request, 1/10 of the games vs all of them:")
     small_rating = Rating.objects.get(tournament=small, bot_version__bot=version.bot)
     for label, make in [

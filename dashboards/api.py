@@ -22,7 +22,7 @@ from arena.api.schema import ErrorSerializer
 
 from . import tables
 from .pages import PAGES
-from .queries import SelectionError, selection_from
+from .queries import SelectionError
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -76,6 +76,14 @@ FILTERS = [
 ]
 
 
+# The ratings page's bot picker.
+BOTS_FILTER = OpenApiParameter(
+    "bots",
+    {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    many=True,
+    description="bot ids whose ratings are drawn (repeat; at most 20); none: the bots with "
+    "the most games",
+)
 TYPED_FILTERS = ("tournament", "bot", "bot_version", "players", "since", "until")
 
 
@@ -93,15 +101,14 @@ class AnalyticsView(APIView):
             raise ValidationError({"format": ["json or csv."]})
         # The web form sends an empty field for "any"; over the API a typed parameter given
         # empty is a mistake to name, as the schema says it is a number or a date.
+        typed = TYPED_FILTERS + (("bots",) if page.picks_bots else ())
         empty = [
-            n
-            for n in TYPED_FILTERS
-            if n in request.query_params and not request.query_params[n].strip()
+            n for n in typed if n in request.query_params and not request.query_params[n].strip()
         ]
         if empty:
             raise ValidationError({n: ["Give a value or leave the parameter out."] for n in empty})
         try:
-            sel = selection_from(request.query_params, page.title)
+            sel = tables.selection(page.name, request.query_params, page.title)
         except SelectionError as error:
             field, _, message = str(error).partition(": ")
             raise ValidationError({field: [message or str(error)]}) from None
@@ -134,6 +141,8 @@ def view_for(name: str):
     view = type(f"{name.capitalize()}AnalyticsView", (AnalyticsView,), {"page_name": name,
                                                                           "__doc__": doc})  # fmt: skip
     parameters = ([TITLE_FILTER] if PAGES[name].title is None else []) + FILTERS
+    if PAGES[name].picks_bots:
+        parameters = parameters + [BOTS_FILTER]
 
     def get(self, request):  # a function of its own, so each page's schema has its parameters
         return AnalyticsView.get(self, request)

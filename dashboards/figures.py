@@ -9,16 +9,11 @@ import json
 from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
-import plotly.io
+
+from arena.web.plots import LAYOUT, cells, figure_dict
 
 SET_NAMES = {"base": "base", "dark_city": "Dark City", "rank9": "rank 9"}
 ZONE_COLOURS = {"red": "#c0392b", "green": "#27ae60", "blue": "#2e86c1"}
-LAYOUT = {
-    "margin": {"l": 60, "r": 20, "t": 30, "b": 60},
-    "height": 380,
-    "legend": {"orientation": "h", "y": -0.2},
-    "template": "plotly_white",
-}
 
 
 @dataclass
@@ -43,18 +38,11 @@ class Figure:
         return json.dumps(self.plotly)
 
     def cells(self) -> list[list]:
-        return [[_cell(row.get(c)) for c in self.columns] for row in self.rows]
-
-
-def _cell(value):
-    if isinstance(value, float):
-        return round(value, 4)
-    return "" if value is None else value
+        return cells(self.rows, self.columns)
 
 
 def _plot(fig: go.Figure, **layout) -> dict:
-    fig.update_layout(**{**LAYOUT, **layout})
-    return json.loads(plotly.io.to_json(fig))
+    return figure_dict(fig, LAYOUT, **layout)
 
 
 def _errors(rows: list[dict]) -> dict:
@@ -286,4 +274,15 @@ def score_source_figure(page: dict, games: int) -> Figure:
     )
 
 
-FIGURES = {"seats": seat_figures, "characters": character_figures, "cranes": crane_figures}
+def _ratings(page: dict) -> list[Figure]:
+    from .figures_ratings import ratings_figures  # it builds on this module's Figure
+
+    return ratings_figures(page)
+
+
+FIGURES = {
+    "seats": seat_figures,
+    "characters": character_figures,
+    "cranes": crane_figures,
+    "ratings": _ratings,
+}

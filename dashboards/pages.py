@@ -12,6 +12,7 @@ class Page:
     heading: str
     title: str | None  # a page about one title's facts has that title fixed
     note: str = ""
+    picks_bots: bool = False  # the page has a bot picker (``bots``, repeatable)
 
 
 PAGES = {
@@ -39,5 +40,14 @@ PAGES = {
         "A configuration is the crane side and the order of the six action tiles at setup; "
         "games with other boards or King's Road tiles can be separated with the rule-option "
         "filters.",
+    ),
+    "ratings": Page(
+        "ratings",
+        "Ratings and bots: who is strong, who beats whom, who faults",
+        None,
+        "μ − 3σ is the rating the standings rank by: a bot is at least this strong with high "
+        "confidence. Choose bots with the picker (none chosen: the bots with the most games). "
+        "A fault is a seat that faulted or was disqualified.",
+        picks_bots=True,
     ),
 }

@@ -10,7 +10,7 @@ from pathlib import Path
 import engine
 from engine.core.stats import chi_square_homogeneity, wilson_interval
 
-from . import queries
+from . import queries, queries_ratings, tables_ratings
 from .queries import Selection
 
 # Seating is called unbalanced when a bot version's seat counts differ by more than this
@@ -212,9 +212,28 @@ def _ratio(part, whole) -> float | None:
     return float(part or 0) / whole if whole else None
 
 
-PAGES = {"seats": seats, "characters": characters, "cranes": cranes}
+PAGES = {
+    "seats": seats,
+    "characters": characters,
+    "cranes": cranes,
+    "ratings": tables_ratings.ratings,
+}
+# Pages whose numbers can change without a game being stored (a game rated later): their
+# cache key also carries this.
+CHANGED_BY = {"ratings": queries_ratings.rating_version}
 
 
 def page(name: str, sel: Selection) -> dict:
-    """A page's tables, cached until a game is stored."""
-    return queries.cached(name, sel, PAGES[name])
+    """A page's tables, cached until a game is stored (or rated, for the ratings page)."""
+    changed = CHANGED_BY.get(name)
+    key = name if changed is None else f"{name}:{changed()}"
+    return queries.cached(key, sel, PAGES[name])
+
+
+def selection(name: str, params, title: str | None) -> Selection:
+    """The selection a page's query parameters make (raises SelectionError)."""
+    from .pages import PAGES as HEADINGS
+
+    if HEADINGS[name].picks_bots:
+        return queries_ratings.ratings_selection_from(params, title)
+    return queries.selection_from(params, title)

@@ -12,12 +12,12 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 import engine
-from arena.bots.models import BotVersion
+from arena.bots.models import Bot, BotVersion
 from arena.tournaments.models import Tournament
 
 from . import figures, tables
 from .pages import PAGES
-from .queries import SelectionError, selection_from
+from .queries import SelectionError
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
@@ -33,7 +33,7 @@ def dashboard(request, name: str):
     if page is None:
         raise Http404("no such dashboard")
     try:
-        sel = selection_from(request.GET, page.title)
+        sel = tables.selection(name, request.GET, page.title)
     except SelectionError as error:
         context = {"page": page, "pages": PAGES.values(), "error": str(error)}
         return render(request, "dashboards/page.html", context, status=400)
@@ -46,6 +46,7 @@ def dashboard(request, name: str):
         "figures": figures.FIGURES[name](data),
         "unbalanced": data.get("unbalanced") or [],
         "filters": _filters(sel, fixed_title=page.title is not None),
+        "picker": _picker(sel, data) if page.picks_bots else None,
         "query": request.GET.urlencode(),
     }
     return render(request, "dashboards/page.html", context)
@@ -73,6 +74,23 @@ def _filters(sel, *, fixed_title: bool) -> dict:
         "players": list(range(title.min_players, title.max_players + 1)),
         "options": options,
     }
+
+
+def _picker(sel, data: dict) -> list[dict]:
+    """The bot picker: the title's bots, the ones drawn marked, most games first."""
+    played = {r["bot_id"]: r for r in data.get("bots", [])}
+    drawn = {b for b, r in played.items() if r["drawn"]}
+    bots = Bot.objects.filter(title=sel.title).select_related("owner").order_by("name")[:500]
+    choices = [
+        {
+            "id": b.pk,
+            "label": f"{b.owner.username}/{b.name}",
+            "chosen": b.pk in drawn,
+            "seat_games": played.get(b.pk, {}).get("seat_games", 0),
+        }  # fmt: skip
+        for b in bots
+    ]
+    return sorted(choices, key=lambda c: -c["seat_games"])
 
 
 @require_GET

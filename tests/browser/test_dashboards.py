@@ -16,7 +16,7 @@ ARTIFACTS = (
     Path(os.environ.get("ARENA_TEST_ARTIFACTS", Path(settings.BASE_DIR) / "var" / "test-artifacts"))
     / "dashboards"
 )
-PAGES = ["seats", "characters", "cranes"]
+PAGES = ["seats", "characters", "cranes", "ratings"]
 
 
 @pytest.fixture
@@ -63,8 +63,39 @@ def test_each_dashboard_draws_graphs_that_a_filter_changes(page, live_server, st
     assert after < before  # one player count left: its bars and its fair line
     page.screenshot(path=str(ARTIFACTS / "seats-4-players.png"), full_page=True)
 
+    # the ratings page's bot picker: one bot chosen, one rating line (and its band) left
+    page.goto(f"{live_server.url}/dashboards/ratings/?title=citadels")
+    page.wait_for_selector("#plot-rating-history .main-svg")
+    before = page.evaluate("() => document.getElementById('plot-rating-history').data.length")
+    first = page.eval_on_selector("#bots option", "o => o.value")
+    page.select_option("#bots", [first])
+    page.click("#filters button[type=submit]")
+    page.wait_for_url(f"**bots={first}**")
+    page.wait_for_selector("#plot-rating-history .main-svg")
+    after = page.evaluate("() => document.getElementById('plot-rating-history').data")
+    assert len(after) < before and {t.get("legendgroup") for t in after} == {after[-1]["name"]}
+    assert traces(page)["plot-head-to-head"] == 1  # the matrix is still drawn
+    page.screenshot(path=str(ARTIFACTS / "ratings-one-bot.png"), full_page=True)
+
     page.goto(f"{live_server.url}/dashboards/seats/?title=citadels&until=2000-01-01")
     assert "No games in this selection" in page.content()
     assert traces(page) == {}
     page.screenshot(path=str(ARTIFACTS / "seats-empty.png"), full_page=True)
+
+    # a bot's page and a tournament's page draw their own charts
+    from arena.bots.models import Bot
+    from arena.tournaments.models import Tournament
+
+    bot = Bot.objects.filter(versions__ratings__games__gt=0).first()
+    tournament = Tournament.objects.filter(ratings__games__gt=0).first()
+    for name, url in (
+        ("bot", bot.get_absolute_url()),
+        ("tournament", tournament.get_absolute_url()),
+    ):
+        page.goto(f"{live_server.url}{url}")
+        page.wait_for_selector("div.plot .main-svg")
+        drawn = traces(page)
+        assert set(drawn) == {f"plot-{name}-rating" if name == "bot" else "plot-tournament-ratings",
+                              f"plot-{name}-seats"} and all(drawn.values()), (name, drawn)  # fmt: skip
+        page.screenshot(path=str(ARTIFACTS / f"{name}-page.png"), full_page=True)
     assert problems == []

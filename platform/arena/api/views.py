@@ -7,7 +7,7 @@ so the schema lists exactly the error statuses an operation can answer.
 
 from __future__ import annotations
 
-from django.db.models import ProtectedError
+from django.db.models import Prefetch, ProtectedError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, mixins, permissions, viewsets
@@ -31,7 +31,7 @@ from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
-from arena.games.models import Game, GameSeat
+from arena.games.models import Game, GameSeat, deal_pending
 from arena.games.queue_status import queue_status
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
@@ -382,13 +382,36 @@ class TournamentViewSet(
 # -- games -----------------------------------------------------------------------------------
 
 
+# What a listed seat shows, its ``bot`` label (BotVersion.label) included: only these columns
+# of the seat and its joined rows are read.
+SEAT_LISTED = (
+    "game_id", "seat", "score", "rank", "winner", "status", "fault_count", "faults",
+    "bot_version__number", "bot_version__bot__name", "bot_version__bot__owner__username",
+)  # fmt: skip
+
+
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
     """Games with their seats (scores, ranks, faults); the replay record; each seat's stderr
     for its bot's owner; CSV of the filtered games, one row per seat."""
 
+    # The tournament is prefetched, not joined: with the join in the statement, PostgreSQL
+    # plans the bot filter's semi-join as a nested loop over every seat of the bot for each
+    # game (seconds at 10,000 games; bench/api.py). What the list does not show (records,
+    # stats, stderr logs) is never read.
     queryset = (
-        Game.objects.select_related("tournament")
-        .prefetch_related("seats__bot_version__bot__owner")
+        Game.objects.defer("record", "stats")
+        .prefetch_related(
+            "tournament",
+            Prefetch(
+                "seats",
+                # ordered by the game's id, not its ordering (which would join the games
+                # and their tournaments to sort the seats)
+                GameSeat.objects.select_related("bot_version__bot__owner")
+                .only(*SEAT_LISTED)
+                .order_by("game_id", "seat"),
+            ),
+        )
+        .annotate(deal_pending=deal_pending())  # the seed's publicness, in the same statement
         .order_by("id")
     )
     serializer_class = GameSerializer

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from arena.games.models import GameSeat
 from arena.ratings.models import Rating, TitleRating
 from arena.tournaments.models import Entrant
+from arena.web import charts
 
 from . import services
 from .artifacts import UploadRefused
@@ -67,6 +68,7 @@ def bot_detail(request, bot_id: int):
             .select_related("tournament", "bot_version")
             .order_by("tournament_id", "-id"),
             "title_ratings": TitleRating.objects.filter(bot=bot).select_related("bot_version"),
+            "charts": charts.bot_charts(bot),
         },
     )
 

@@ -71,6 +71,13 @@ class Game(models.Model):
                 condition=models.Q(status="failed"),
                 name="game_failed_since",
             ),
+            # Only the games still to be played: whether a seed is public yet (a games list
+            # asks it of every row) is one probe of a small index.
+            models.Index(
+                fields=["tournament", "seed"],
+                condition=~models.Q(status__in=["finished", "failed", "void"]),
+                name="game_undone_seed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -88,11 +95,35 @@ class Game(models.Model):
 
     def seed_is_public(self) -> bool:
         """The seed fixes the whole deal: shown once no game dealt from it is left to play
-        (the seat rotations of a duplicate table share one)."""
+        (the seat rotations of a duplicate table share one). A list reads it from the
+        ``deal_pending`` annotation (:func:`deal_pending`), one sub-query per row in the
+        list's own statement, instead of a statement per game."""
         if self.status not in self.DONE:
             return False
-        dealt_alike = Game.objects.filter(tournament_id=self.tournament_id, seed=self.seed)
-        return not dealt_alike.exclude(status__in=self.DONE).exists()
+        pending = getattr(self, "deal_pending", None)
+        if pending is None:
+            return not self._dealt_alike().filter(undone_games()).exists()
+        return not pending
+
+    def _dealt_alike(self):
+        return Game.objects.filter(tournament_id=self.tournament_id, seed=self.seed)
+
+
+def undone_games() -> models.Q:
+    """Games still to be played (the condition of the ``game_undone_seed`` index)."""
+    return ~models.Q(status__in=Game.DONE)
+
+
+def deal_pending() -> models.Exists:
+    """For a queryset's ``annotate(deal_pending=…)``: whether a game dealt from the row's
+    seed is still to be played (served by the small ``game_undone_seed`` index)."""
+    return models.Exists(
+        Game.objects.filter(
+            undone_games(),
+            tournament_id=models.OuterRef("tournament_id"),
+            seed=models.OuterRef("seed"),
+        )
+    )
 
 
 class GameSeat(models.Model):
@@ -104,8 +135,10 @@ class GameSeat(models.Model):
     # No index of its own: the unique (game, seat) serves lookups by game.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
+    # Indexed with the game (seat_version_game): "the games a bot (version) played" is then
+    # read from the index alone, and lookups by version use its first column.
     bot_version = models.ForeignKey(
-        "bots.BotVersion", on_delete=models.PROTECT, related_name="seats"
+        "bots.BotVersion", on_delete=models.PROTECT, related_name="seats", db_index=False
     )
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -120,6 +153,7 @@ class GameSeat(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]
+        indexes = [models.Index(fields=["bot_version", "game"], name="seat_version_game")]
         ordering = ["game", "seat"]
 
     def __str__(self) -> str:

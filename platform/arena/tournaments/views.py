@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.ratings.models import Rating
+from arena.web import charts
 
 from . import services
 from .forms import TournamentForm
@@ -88,6 +89,7 @@ def tournament_detail(request, tournament_id: int):
             "standings": standings,
             "page": page,
             "entrants": entrants,
+            "charts": charts.tournament_charts(tournament),
         },
     )
 

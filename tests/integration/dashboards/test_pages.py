@@ -9,7 +9,7 @@ import pytest
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["seats", "characters", "cranes"]
+PAGES = ["seats", "characters", "cranes", "ratings"]
 
 
 def figure_ids(html: str) -> list[str]:
@@ -87,6 +87,25 @@ def test_the_analytics_api_is_in_the_openapi_schema(client):
     for name in PAGES:
         operation = schema["paths"][f"/api/v1/analytics/{name}/"]["get"]
         assert {p["name"] for p in operation["parameters"]} >= {"tournament", "players", "table"}
+
+
+def test_the_ratings_page_draws_the_bots_picked_and_refuses_a_bad_pick(client, history):
+    page = client.get("/api/v1/analytics/ratings/?title=citadels").json()
+    assert page["games"] > 0 and page["rating_history"] and page["head_to_head"]
+    assert page["score_distribution"] and page["game_lengths"] and page["faults"]
+    one = page["bots"][-1]["bot_id"]
+    picked = client.get(f"/api/v1/analytics/ratings/?title=citadels&bots={one}").json()
+    assert {r["bot_id"] for r in picked["rating_history"]} == {one}
+    html = client.get(f"/dashboards/ratings/?title=citadels&bots={one}").content.decode()
+    assert f'<option value="{one}" selected>' in html and 'id="plot-rating-history"' in html
+    bad = client.get("/api/v1/analytics/ratings/?bots=first")
+    assert bad.status_code == 400 and "bots" in bad.json()["error"]["fields"]
+    assert client.get("/api/v1/analytics/ratings/?bots=").status_code == 400
+    rows = client.get("/api/v1/analytics/ratings/?title=praga&table=head_to_head&format=csv")
+    assert rows.content.decode().startswith("bot_a,bot_b,games,pairs,above")
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/analytics/ratings/"]["get"]
+    assert "bots" in {p["name"] for p in operation["parameters"]}
 
 
 def test_plotly_js_is_served_from_the_installed_package(client):

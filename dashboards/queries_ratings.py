@@ -1,0 +1,302 @@
+"""The Ratings and bots page's queries: SQL aggregates over the games, their seats and the
+rating history (not the analytics facts, which dashboards/queries.py reads).
+
+As in queries.py, each query takes a selection and returns plain rows (lists of dicts) that
+PostgreSQL and SQLite both compute. The games of a selection are one ORM sub-query
+(:func:`selected_games`) that every statement restricts itself to; where the ratings come
+from is one function (:func:`rating_history_source`), so that another rating (a ladder's
+per-title rating) can replace the per-tournament one in a single place.
+docs/analytics.md gives each figure's definition.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.core.exceptions import EmptyResultSet
+from django.db.models import Exists, F, IntegerField, OuterRef
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from .queries import Selection, SelectionError, _option_value, _rows, selection_from
+
+# How many bots the rating history and the head-to-head matrix draw when none is chosen.
+DEFAULT_BOTS = 6
+HEAD_TO_HEAD_BOTS = 12
+MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not be readable
+# Score and game-length distributions aim at about this many bins.
+BINS = 30
+
+
+@dataclass(frozen=True)
+class RatingsSelection(Selection):
+    """A Selection and the bots whose rating history is drawn (the page's bot picker)."""
+
+    bots: tuple[int, ...] = field(default=())
+
+
+def ratings_selection_from(params, title: str | None = None) -> RatingsSelection:
+    """The page's selection: the filters of every page and ``bots`` (repeatable ids)."""
+    base = selection_from(params, title)
+    texts = params.getlist("bots") if hasattr(params, "getlist") else []
+    bots = []
+    for text in texts:
+        text = text.strip()
+        if not text:
+            continue
+        if not text.isdigit() or int(text) > 2**63 - 1:
+            raise SelectionError(f"bots: bot ids are whole numbers, not {text!r}")
+        bots.append(int(text))
+    if len(set(bots)) > MOST_BOTS:
+        raise SelectionError(f"bots: choose at most {MOST_BOTS} bots, not {len(set(bots))}")
+    return RatingsSelection(**base.__dict__, bots=tuple(sorted(set(bots))))
+
+
+def rating_history_source() -> tuple[str, list]:
+    """Where the ratings come from: one row per rated seat-game with ``bot_version_id``,
+    ``game_id``, ``mu``, ``sigma`` and ``ordinal`` (μ − 3σ) after that game. Today the
+    per-tournament OpenSkill history of arena.ratings; repoint here for another rating."""
+    return (
+        """SELECT r.bot_version_id, c.game_id, c.mu, c.sigma, c.ordinal
+           FROM ratings_ratingchange c JOIN ratings_rating r ON r.id = c.rating_id""",
+        [],
+    )
+
+
+def rating_version() -> int:
+    """Changes whenever a rating changes: a game can be rated after it was stored (ratings
+    are applied in game order), so the page's cache key carries this beside the games."""
+    return _rows("SELECT MAX(id) AS v FROM ratings_ratingchange", [])[0]["v"] or 0
+
+
+def selected_games(sel: Selection):
+    """The finished games of the selection as a queryset: title, tournament, player count,
+    rule options, finished date, and (bot / bot version) games in which it sat."""
+    from arena.games.models import Game, GameSeat
+
+    games = Game.objects.filter(status=Game.Status.FINISHED, tournament__title=sel.title)
+    if sel.tournament is not None:
+        games = games.filter(tournament_id=sel.tournament)
+    if sel.players is not None:
+        games = games.filter(tournament__seats=sel.players)
+    if sel.since is not None:
+        games = games.filter(finished_at__gte=_day_start(sel.since))
+    if sel.until is not None:
+        games = games.filter(finished_at__lt=_day_start(sel.until + dt.timedelta(days=1)))
+    for name, value in sel.options:
+        games = games.filter(**{f"options__{name}": _option_value(value)})
+    seats = GameSeat.objects.filter(game=OuterRef("pk"))
+    if sel.bot is not None:
+        games = games.filter(Exists(seats.filter(bot_version__bot_id=sel.bot)))
+    if sel.bot_version is not None:
+        games = games.filter(Exists(seats.filter(bot_version_id=sel.bot_version)))
+    return games
+
+
+def _day_start(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+
+
+def _games(sel: Selection) -> tuple[str, list]:
+    """The selection's game ids as SQL for ``IN (…)``."""
+    return _sql(selected_games(sel), ("id",))
+
+
+def _sql(games, columns: tuple[str, ...]) -> tuple[str, list]:
+    """The SQL of ``games.values(*columns)`` (whole numbers); a statement of no rows with those columns when
+    Django knows the selection is empty without asking (a filter value no column can hold,
+    such as a player count beyond the column's range)."""
+    try:
+        sql, params = games.values(*columns).query.sql_with_params()
+    except EmptyResultSet:
+        return "SELECT " + ", ".join(
+            f"CAST(NULL AS INTEGER) AS {c}" for c in columns
+        ) + " WHERE 1 = 0", []
+    return sql, list(params)
+
+
+def _marks(values) -> str:
+    return ", ".join(["%s"] * len(values))
+
+
+# -- games and bots ---------------------------------------------------------------------
+
+
+def games_in(sel: Selection) -> int:
+    """How many finished games the selection holds."""
+    return selected_games(sel).count()
+
+
+def bot_games(sel: Selection) -> list[dict]:
+    """Per bot: its name, owner and the seat-games it played in the selection, most first."""
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT v.bot_id, b.name AS bot, u.username AS owner, COUNT(*) AS seat_games
+            FROM games_gameseat s
+            JOIN bots_botversion v ON v.id = s.bot_version_id
+            JOIN bots_bot b ON b.id = v.bot_id
+            JOIN auth_user u ON u.id = b.owner_id
+            WHERE s.game_id IN ({games})
+            GROUP BY v.bot_id, b.name, u.username
+            ORDER BY seat_games DESC, v.bot_id""",
+        params,
+    )
+
+
+# -- ratings ----------------------------------------------------------------------------
+
+
+def rating_history(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
+    """For each of ``bots``: its rating after each rated game of the selection, in the order
+    the games finished (``game_index`` counts from 1 per bot), with the version that played
+    it and the tournament whose rating it is."""
+    if not bots:
+        return []
+    source, source_params = rating_history_source()
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT v.bot_id, b.name AS bot, h.bot_version_id, v.number AS version,
+                   v.created AS version_uploaded, g.tournament_id, h.game_id, g.number AS game,
+                   g.finished_at, h.mu, h.sigma, h.ordinal,
+                   ROW_NUMBER() OVER (PARTITION BY v.bot_id
+                                      ORDER BY g.finished_at, h.game_id) AS game_index
+            FROM ({source}) h
+            JOIN games_game g ON g.id = h.game_id
+            JOIN bots_botversion v ON v.id = h.bot_version_id
+            JOIN bots_bot b ON b.id = v.bot_id
+            WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})
+            ORDER BY v.bot_id, game_index""",
+        [*source_params, *bots, *params],
+    )
+
+
+def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
+    """For each ordered pair (A, B) of two different ``bots`` that sat at one table: the games
+    they met in, the seat pairs (more than the games where a bot held two seats), how often A
+    finished above B and level with B (by the game's ranks; 1 = best)."""
+    if len(bots) < 2:
+        return []
+    games, params = _games(sel)
+    marks = _marks(bots)
+    return _rows(
+        f"""SELECT va.bot_id AS bot_a, vb.bot_id AS bot_b,
+                   COUNT(DISTINCT a.game_id) AS games, COUNT(*) AS pairs,
+                   SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS above,
+                   SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) AS level
+            FROM games_gameseat a
+            JOIN games_gameseat b ON b.game_id = a.game_id AND b.seat <> a.seat
+            JOIN bots_botversion va ON va.id = a.bot_version_id
+            JOIN bots_botversion vb ON vb.id = b.bot_version_id
+            WHERE a.game_id IN ({games}) AND va.bot_id IN ({marks}) AND vb.bot_id IN ({marks})
+              AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL AND b.rank IS NOT NULL
+            GROUP BY va.bot_id, vb.bot_id ORDER BY va.bot_id, vb.bot_id""",
+        [*params, *bots, *bots],
+    )
+
+
+def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
+    """How many games of the selection seated at least two different ``bots``."""
+    if len(bots) < 2:
+        return 0
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT COUNT(*) AS n FROM (
+                SELECT s.game_id FROM games_gameseat s
+                JOIN bots_botversion v ON v.id = s.bot_version_id
+                WHERE s.game_id IN ({games}) AND v.bot_id IN ({_marks(bots)})
+                GROUP BY s.game_id HAVING COUNT(DISTINCT v.bot_id) >= 2) AS m""",
+        [*params, *bots],
+    )[0]["n"]
+
+
+# -- distributions ------------------------------------------------------------------------
+
+
+def score_range(sel: Selection) -> dict:
+    """The lowest and highest final score in the selection (None when it holds none)."""
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT MIN(s.score) AS low, MAX(s.score) AS high FROM games_gameseat s
+            WHERE s.game_id IN ({games}) AND s.score IS NOT NULL""",
+        params,
+    )[0]
+
+
+def score_bins(sel: Selection, width: int) -> list[dict]:
+    """Per player count: seats whose final score falls in each bin [low, low + width)."""
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT t.seats AS players, {_bin("s.score", width)} AS low, COUNT(*) AS seats
+            FROM games_gameseat s JOIN games_game g ON g.id = s.game_id
+            JOIN tournaments_tournament t ON t.id = g.tournament_id
+            WHERE s.game_id IN ({games}) AND s.score IS NOT NULL
+            GROUP BY t.seats, {_bin("s.score", width)} ORDER BY t.seats, low""",
+        params,
+    )
+
+
+def _bin(column: str, width: int) -> str:
+    """The lower edge of ``column``'s bin of ``width`` (an int, never a parameter), floored
+    for negative values as well (integer division truncates toward zero)."""
+    width = int(width)
+    return (
+        f"(CASE WHEN {column} >= 0 THEN {column} / {width} "
+        f"ELSE -((-{column} + {width - 1}) / {width}) END) * {width}"
+    )
+
+
+def _lengths(sel: Selection) -> tuple[str, list]:
+    """Per selected game: its player count, its length in actions (the record's seal, the
+    same for every title) and its match time in ms."""
+    games = selected_games(sel).annotate(
+        players=F("tournament__seats"),
+        actions=Cast(KT("record__final__actions"), IntegerField()),
+    )
+    return _sql(games, ("id", "players", "actions", "match_ms"))
+
+
+def length_range(sel: Selection) -> dict:
+    """The fewest and most actions a selected game took (None when none is recorded)."""
+    lengths, params = _lengths(sel)
+    return _rows(
+        f"""SELECT MIN(l.actions) AS low, MAX(l.actions) AS high FROM ({lengths}) l
+            WHERE l.actions IS NOT NULL""",
+        params,
+    )[0]
+
+
+def length_bins(sel: Selection, width: int) -> list[dict]:
+    """Per player count: games whose length in actions falls in each bin, and their average
+    match time in ms."""
+    lengths, params = _lengths(sel)
+    return _rows(
+        f"""SELECT l.players, {_bin("l.actions", width)} AS low,
+                   COUNT(*) AS games, AVG(l.match_ms) AS average_ms
+            FROM ({lengths}) l WHERE l.actions IS NOT NULL
+            GROUP BY l.players, {_bin("l.actions", width)} ORDER BY l.players, low""",
+        params,
+    )
+
+
+# -- faults -------------------------------------------------------------------------------
+
+
+def faults(sel: Selection) -> list[dict]:
+    """Per bot version: seat-games in the selection, those with a fault (faulted or
+    disqualified) and those disqualified, and the faults counted."""
+    games, params = _games(sel)
+    return _rows(
+        f"""SELECT v.bot_id, b.name AS bot, s.bot_version_id, v.number AS version,
+                   COUNT(*) AS seat_games,
+                   SUM(CASE WHEN s.status <> 'ok' THEN 1 ELSE 0 END) AS faulted,
+                   SUM(CASE WHEN s.status = 'disqualified' THEN 1 ELSE 0 END) AS disqualified,
+                   SUM(s.fault_count) AS faults
+            FROM games_gameseat s
+            JOIN bots_botversion v ON v.id = s.bot_version_id
+            JOIN bots_bot b ON b.id = v.bot_id
+            WHERE s.game_id IN ({games})
+            GROUP BY v.bot_id, b.name, s.bot_version_id, v.number
+            ORDER BY b.name, v.number""",
+        params,
+    )
