@@ -279,4 +279,11 @@ class BuilderBot(HeuristicBot):
         return 2.0 * tile.get("cube", False) + (2.5 if tile["type"] == "wall" else 0)
 
 
-BOTS = {"climber": ClimberBot, "builder": BuilderBot}
+def search_bot(seed: int = 0, components: Components | None = None):
+    """The ``search`` bot (engine/praga/search.py) with its default budget."""
+    from .search import SearchBot
+
+    return SearchBot(seed, components)
+
+
+BOTS = {"climber": ClimberBot, "builder": BuilderBot, "search": search_bot}

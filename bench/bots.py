@@ -1,0 +1,185 @@
+"""House bots as yardsticks (issue 15): each title's search bot against its targets, with
+Wilson 95 % intervals.
+
+    .venv/bin/python bench/bots.py --title praga [--games 40] [--iterations 64] [--time-limit 1]
+    .venv/bin/python bench/bots.py --title all
+
+The shared part is this harness (arguments, a proportion with its interval, a score summary);
+each title's measurement is its own ``<title>_*`` functions, listed in ``MEASURES``. The
+search bot's budget is ``--iterations`` playouts per decision (what makes it reproducible)
+with ``--time-limit`` seconds as a cap; both are printed with the results.
+
+Praga (seed 000 calls a solo score over 140 good):
+- ``praga_solo``: the search bot's solo scores (median, percentiles; share of games at or
+  over 140 with its interval: the median is at least 140 exactly when that share is at
+  least one half) and ``climber``'s on the same seeds;
+- ``praga_four``: the search bot against three ``climber`` bots, its seat rotating, a shared
+  win counting 1/k (fair share 25 %, target 45 %);
+- the search bot's cost per decision (decisions with more than one option) in both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine  # noqa: E402
+from engine.core.play import play_out  # noqa: E402
+from engine.core.rng import derive_seed  # noqa: E402
+from engine.core.stats import wilson_interval  # noqa: E402
+
+# -- shared harness -------------------------------------------------------------------------
+
+
+def proportion(label: str, successes: float, n: int) -> str:
+    """``label: 46.0 % (95 % interval 38.1–54.2 %, n = 150)``."""
+    low, high = wilson_interval(successes, n)
+    return f"{label}: {successes / max(n, 1):.1%} (95% interval {low:.1%}–{high:.1%}, n = {n})"
+
+
+def score_summary(scores: list[int]) -> str:
+    """min / 10th percentile / median / 90th percentile / max of a list of scores."""
+    ordered = sorted(scores)
+
+    def pct(p):
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+    return (
+        f"min {ordered[0]} / p10 {pct(0.1)} / median {statistics.median(ordered):g} / "
+        f"p90 {pct(0.9)} / max {ordered[-1]}"
+    )
+
+
+class Cost:
+    """Wall time and playouts of a search bot's decisions with more than one option."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.decisions = 0
+        self.playouts = 0
+
+    def timed(self, bot):
+        """Wrap ``bot.choose`` so that its non-trivial decisions are timed."""
+        choose = bot.choose
+
+        def timed_choose(observation, kind, options):
+            if len(options) == 1:
+                return choose(observation, kind, options)
+            before, started = bot.playouts, time.perf_counter()
+            index = choose(observation, kind, options)
+            self.seconds += time.perf_counter() - started
+            self.decisions += 1
+            self.playouts += bot.playouts - before
+            return index
+
+        bot.choose = timed_choose
+        return bot
+
+    def line(self) -> str:
+        n = max(self.decisions, 1)
+        return (
+            f"cost: {1000 * self.seconds / n:.0f} ms and {self.playouts / n:.0f} playouts per "
+            f"decision ({self.decisions} decisions with more than one option)"
+        )
+
+
+# -- Praga ----------------------------------------------------------------------------------
+
+PRAGA_GOOD_SCORE = 140  # seed 000: a score over 140 is a good score
+PRAGA_SEED = 1000
+
+
+def praga_search_bot(args, seed: int):
+    from engine.praga.search import SearchBot
+
+    return SearchBot(
+        seed, iterations=args.iterations, time_limit=args.time_limit, candidates=args.candidates
+    )
+
+
+def praga_solo(args) -> None:
+    """Solo scores of the search bot and of ``climber`` on the same game seeds."""
+    cost = Cost()
+    search, climber = [], []
+    for game in range(args.games):
+        seed = PRAGA_SEED + game
+        bot = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", 0)))
+        search.append(play_out(engine.title("praga").new_game(1, seed=seed), [bot]).score[0])
+        climber.append(engine.play_game("praga", ["climber"], seed=seed).score[0])
+        if args.progress:
+            print(f"  game {game + 1}: search {search[-1]}, climber {climber[-1]}", flush=True)
+    print(f"praga solo, {args.games} games (seeds {PRAGA_SEED}..)")
+    print(f"  search : {score_summary(search)}")
+    print(f"  climber: {score_summary(climber)}")
+    good = sum(s >= PRAGA_GOOD_SCORE for s in search)
+    print("  " + proportion(f"search games scoring {PRAGA_GOOD_SCORE} or more", good, args.games))
+    print(f"  (target: median >= {PRAGA_GOOD_SCORE}, i.e. that share >= 50%)")
+    print("  " + cost.line())
+
+
+def praga_four(args) -> None:
+    """The search bot against three ``climber`` bots, seats rotating."""
+    cost = Cost()
+    wins = 0.0
+    for game in range(args.games):
+        seed = PRAGA_SEED + game
+        seat = game % 4
+        bots = [engine.make_bot("praga", "climber", derive_seed(seed, "bot", i)) for i in range(4)]
+        bots[seat] = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", seat)))
+        winners = play_out(engine.title("praga").new_game(4, seed=seed), bots).result()["winners"]
+        if seat in winners:
+            wins += 1 / len(winners)
+        if args.progress:
+            print(f"  game {game + 1}: seat {seat}, winners {winners}", flush=True)
+    print(f"praga four players, search vs 3 climber, {args.games} games (seeds {PRAGA_SEED}..)")
+    print("  " + proportion("search win share", wins, args.games))
+    print("  (fair share 25%, target 45%)")
+    print("  " + cost.line())
+
+
+def praga(args) -> None:
+    if args.part in ("solo", "all"):
+        praga_solo(args)
+    if args.part in ("four", "all"):
+        praga_four(args)
+
+
+# Title -> its measurement (another title's bench adds its entry here).
+MEASURES = {"praga": praga}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--title", choices=[*MEASURES, "all"], default="all")
+    parser.add_argument("--games", type=int, default=40, help="games per measurement")
+    parser.add_argument(
+        "--iterations", type=int, default=64, help="search playouts per decision (default 64)"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=1.0, help="cap in seconds per decision (default 1)"
+    )
+    parser.add_argument("--candidates", type=int, default=8, help="options the search compares")
+    parser.add_argument(
+        "--part", choices=("solo", "four", "all"), default="all", help="Praga: which match"
+    )
+    parser.add_argument("--progress", action="store_true", help="a line per game")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.iterations < 1:
+        parser.error("--games and --iterations must be at least 1")
+    print(
+        f"budget: {args.iterations} playouts per decision, capped at {args.time_limit:g} s; "
+        f"{args.candidates} candidates"
+    )
+    for title, measure in MEASURES.items():
+        if args.title in (title, "all"):
+            measure(args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
