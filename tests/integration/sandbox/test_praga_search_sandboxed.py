@@ -30,4 +30,4 @@ def test_the_search_bot_plays_a_legal_game_in_the_sandbox(tmp_path, capsys):
     record = json.loads((out / "game-0001.json").read_text())
     assert record["faults"] == [[], []]  # per seat: no timeout, no illegal choice, no crash
     assert record["seats"][0]["kind"] == "process"  # the search bot ran as a bot process
-    assert engine.title("praga").replay(record).is_over()  # a whole legal game
+    assert engine.title("praga").replay(record["record"]).is_over()  # a whole legal game
