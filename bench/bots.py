@@ -12,7 +12,7 @@ with ``--time-limit`` seconds as a cap; both are printed with the results.
 Praga (seed 000 calls a solo score over 140 good):
 - ``praga_solo``: the search bot's solo scores (median, percentiles; share of games at or
   over 140 with its interval: the median is at least 140 exactly when that share is at
-  least one half) and ``climber``'s on the same seeds;
+  least one half) and ``tuned``'s and ``climber``'s on the same seeds;
 - ``praga_four``: the search bot against three ``climber`` bots, its seat rotating, a shared
   win counting 1/k (fair share 25 %, target 45 %);
 - the search bot's cost per decision (decisions with more than one option) in both.
@@ -92,6 +92,7 @@ class Cost:
 
 PRAGA_GOOD_SCORE = 140  # seed 000: a score over 140 is a good score
 PRAGA_SEED = 1000
+PRAGA_HEURISTICS = ("tuned", "climber")  # printed on the same seeds for comparison
 
 
 def praga_search_bot(args, seed: int):
@@ -103,41 +104,55 @@ def praga_search_bot(args, seed: int):
 
 
 def praga_solo(args) -> None:
-    """Solo scores of the search bot and of ``climber`` on the same game seeds."""
+    """Solo scores of the search bot, and of the heuristic bots on the same game seeds."""
     cost = Cost()
-    search, climber = [], []
+    search = []
     for game in range(args.games):
         seed = PRAGA_SEED + game
         bot = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", 0)))
         search.append(play_out(engine.title("praga").new_game(1, seed=seed), [bot]).score[0])
-        climber.append(engine.play_game("praga", ["climber"], seed=seed).score[0])
         if args.progress:
-            print(f"  game {game + 1}: search {search[-1]}, climber {climber[-1]}", flush=True)
+            print(f"  game {game + 1}: search {search[-1]}", flush=True)
     print(f"praga solo, {args.games} games (seeds {PRAGA_SEED}..)")
     print(f"  search : {score_summary(search)}")
-    print(f"  climber: {score_summary(climber)}")
+    for name in PRAGA_HEURISTICS:
+        scores = [
+            engine.play_game("praga", [name], seed=PRAGA_SEED + g).score[0]
+            for g in range(args.games)
+        ]
+        print(f"  {name:<7}: {score_summary(scores)}")
     good = sum(s >= PRAGA_GOOD_SCORE for s in search)
     print("  " + proportion(f"search games scoring {PRAGA_GOOD_SCORE} or more", good, args.games))
     print(f"  (target: median >= {PRAGA_GOOD_SCORE}, i.e. that share >= 50%)")
     print("  " + cost.line())
 
 
-def praga_four(args) -> None:
-    """The search bot against three ``climber`` bots, seats rotating."""
-    cost = Cost()
+def praga_four_wins(args, make, progress=False) -> float:
+    """Win share of ``make(seed)``'s bot against three ``climber`` bots, its seat rotating."""
     wins = 0.0
     for game in range(args.games):
         seed = PRAGA_SEED + game
         seat = game % 4
         bots = [engine.make_bot("praga", "climber", derive_seed(seed, "bot", i)) for i in range(4)]
-        bots[seat] = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", seat)))
+        bots[seat] = make(derive_seed(seed, "bot", seat))
         winners = play_out(engine.title("praga").new_game(4, seed=seed), bots).result()["winners"]
         if seat in winners:
             wins += 1 / len(winners)
-        if args.progress:
+        if progress:
             print(f"  game {game + 1}: seat {seat}, winners {winners}", flush=True)
-    print(f"praga four players, search vs 3 climber, {args.games} games (seeds {PRAGA_SEED}..)")
+    return wins
+
+
+def praga_four(args) -> None:
+    """The search bot against three ``climber`` bots, seats rotating (and ``tuned`` alone)."""
+    cost = Cost()
+    wins = praga_four_wins(
+        args, lambda seed: cost.timed(praga_search_bot(args, seed)), args.progress
+    )
+    print(f"praga four players, vs 3 climber, {args.games} games (seeds {PRAGA_SEED}..)")
     print("  " + proportion("search win share", wins, args.games))
+    tuned = praga_four_wins(args, lambda seed: engine.make_bot("praga", "tuned", seed))
+    print("  " + proportion("tuned win share (no search)", tuned, args.games))
     print("  (fair share 25%, target 45%)")
     print("  " + cost.line())
 

@@ -1,4 +1,4 @@
-"""``search``: determinized Monte Carlo rollouts over a heuristic playout policy.
+"""``search``: determinized Monte Carlo rollouts over a heuristic playout policy (``tuned``).
 
 At each decision with more than one option the bot
 
@@ -29,11 +29,11 @@ import time
 from engine.core.bots import Bot
 from engine.core.rng import Rng, derive_seed
 
-from .bots import ClimberBot
+from .bots import TunedBot
 from .components import Components, default_components
 from .worlds import HiddenPiles, align_display, is_turn_start, public_world, sample_hidden
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = 100
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_CANDIDATES = 8
 SAMPLE_TRIES = 4
@@ -43,7 +43,7 @@ class SearchBot(Bot):
     """Determinized rollouts with sequential halving; see the module docstring."""
 
     name = "search"
-    policy_class = ClimberBot
+    policy_class = TunedBot
 
     def __init__(
         self,
