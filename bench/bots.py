@@ -21,6 +21,7 @@ Praga (seed 000 calls a solo score over 140 good):
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -80,12 +81,25 @@ class Cost:
         bot.choose = timed_choose
         return bot
 
+    def add(self, other: Cost) -> None:
+        self.seconds += other.seconds
+        self.decisions += other.decisions
+        self.playouts += other.playouts
+
     def line(self) -> str:
         n = max(self.decisions, 1)
         return (
             f"cost: {1000 * self.seconds / n:.0f} ms and {self.playouts / n:.0f} playouts per "
             f"decision ({self.decisions} decisions with more than one option)"
         )
+
+
+def run_games(args, play_one, games: range) -> list:
+    """``play_one(args, game)`` for every game, on ``--jobs`` processes, in game order."""
+    if args.jobs <= 1:
+        return [play_one(args, game) for game in games]
+    with multiprocessing.Pool(args.jobs) as pool:
+        return pool.starmap(play_one, [(args, game) for game in games])
 
 
 # -- Praga ----------------------------------------------------------------------------------
@@ -99,20 +113,31 @@ def praga_search_bot(args, seed: int):
     from engine.praga.search import SearchBot
 
     return SearchBot(
-        seed, iterations=args.iterations, time_limit=args.time_limit, candidates=args.candidates
+        seed,
+        iterations=args.iterations,
+        time_limit=args.time_limit or None,
+        candidates=args.candidates,
     )
+
+
+def praga_solo_game(args, game: int) -> tuple[int, Cost]:
+    """One solo game of the search bot: its score and cost."""
+    seed = PRAGA_SEED + game
+    cost = Cost()
+    bot = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", 0)))
+    score = play_out(engine.title("praga").new_game(1, seed=seed), [bot]).score[0]
+    if args.progress:
+        print(f"  game {game + 1}: search {score}", flush=True)
+    return score, cost
 
 
 def praga_solo(args) -> None:
     """Solo scores of the search bot, and of the heuristic bots on the same game seeds."""
     cost = Cost()
     search = []
-    for game in range(args.games):
-        seed = PRAGA_SEED + game
-        bot = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", 0)))
-        search.append(play_out(engine.title("praga").new_game(1, seed=seed), [bot]).score[0])
-        if args.progress:
-            print(f"  game {game + 1}: search {search[-1]}", flush=True)
+    for score, game_cost in run_games(args, praga_solo_game, range(args.games)):
+        search.append(score)
+        cost.add(game_cost)
     print(f"praga solo, {args.games} games (seeds {PRAGA_SEED}..)")
     print(f"  search : {score_summary(search)}")
     for name in PRAGA_HEURISTICS:
@@ -127,31 +152,35 @@ def praga_solo(args) -> None:
     print("  " + cost.line())
 
 
-def praga_four_wins(args, make, progress=False) -> float:
-    """Win share of ``make(seed)``'s bot against three ``climber`` bots, its seat rotating."""
-    wins = 0.0
-    for game in range(args.games):
-        seed = PRAGA_SEED + game
-        seat = game % 4
-        bots = [engine.make_bot("praga", "climber", derive_seed(seed, "bot", i)) for i in range(4)]
-        bots[seat] = make(derive_seed(seed, "bot", seat))
-        winners = play_out(engine.title("praga").new_game(4, seed=seed), bots).result()["winners"]
-        if seat in winners:
-            wins += 1 / len(winners)
-        if progress:
-            print(f"  game {game + 1}: seat {seat}, winners {winners}", flush=True)
-    return wins
+def praga_four_game(args, game: int, bot_name: str | None = None) -> tuple[float, Cost]:
+    """One four-player game: the search bot (or built-in ``bot_name``) at seat ``game % 4``
+    against three ``climber`` bots; its share of the win (1/k for a k-way tie) and cost."""
+    seed = PRAGA_SEED + game
+    seat = game % 4
+    cost = Cost()
+    bots = [engine.make_bot("praga", "climber", derive_seed(seed, "bot", i)) for i in range(4)]
+    mine = derive_seed(seed, "bot", seat)
+    bots[seat] = (
+        engine.make_bot("praga", bot_name, mine)
+        if bot_name
+        else cost.timed(praga_search_bot(args, mine))
+    )
+    winners = play_out(engine.title("praga").new_game(4, seed=seed), bots).result()["winners"]
+    if args.progress and not bot_name:
+        print(f"  game {game + 1}: seat {seat}, winners {winners}", flush=True)
+    return (1 / len(winners) if seat in winners else 0.0), cost
 
 
 def praga_four(args) -> None:
     """The search bot against three ``climber`` bots, seats rotating (and ``tuned`` alone)."""
     cost = Cost()
-    wins = praga_four_wins(
-        args, lambda seed: cost.timed(praga_search_bot(args, seed)), args.progress
-    )
+    wins = 0.0
+    for share, game_cost in run_games(args, praga_four_game, range(args.games)):
+        wins += share
+        cost.add(game_cost)
     print(f"praga four players, vs 3 climber, {args.games} games (seeds {PRAGA_SEED}..)")
     print("  " + proportion("search win share", wins, args.games))
-    tuned = praga_four_wins(args, lambda seed: engine.make_bot("praga", "tuned", seed))
+    tuned = sum(praga_four_game(args, g, "tuned")[0] for g in range(args.games))
     print("  " + proportion("tuned win share (no search)", tuned, args.games))
     print("  (fair share 25%, target 45%)")
     print("  " + cost.line())
@@ -176,8 +205,12 @@ def main(argv: list[str] | None = None) -> int:
         "--iterations", type=int, default=64, help="search playouts per decision (default 64)"
     )
     parser.add_argument(
-        "--time-limit", type=float, default=1.0, help="cap in seconds per decision (default 1)"
+        "--time-limit",
+        type=float,
+        default=1.0,
+        help="cap in seconds per decision (default 1; 0: no cap, the iterations alone decide)",
     )
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games (default 1)")
     parser.add_argument("--candidates", type=int, default=8, help="options the search compares")
     parser.add_argument(
         "--part", choices=("solo", "four", "all"), default="all", help="Praga: which match"
@@ -186,9 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.iterations < 1:
         parser.error("--games and --iterations must be at least 1")
+    cap = f"capped at {args.time_limit:g} s" if args.time_limit else "no time cap"
     print(
-        f"budget: {args.iterations} playouts per decision, capped at {args.time_limit:g} s; "
-        f"{args.candidates} candidates"
+        f"budget: {args.iterations} playouts per decision, {cap}; {args.candidates} candidates; "
+        f"{args.jobs} process(es)"
     )
     for title, measure in MEASURES.items():
         if args.title in (title, "all"):

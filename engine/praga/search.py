@@ -36,6 +36,7 @@ from .worlds import HiddenPiles, align_display, is_turn_start, public_world, sam
 DEFAULT_ITERATIONS = 100
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_CANDIDATES = 8
+DEFAULT_MARGIN = 2.0  # points of mean playout value needed to overrule the policy
 SAMPLE_TRIES = 4
 
 
@@ -52,6 +53,7 @@ class SearchBot(Bot):
         iterations: int = DEFAULT_ITERATIONS,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         candidates: int = DEFAULT_CANDIDATES,
+        margin: float = DEFAULT_MARGIN,
         rule_options: dict | None = None,
         title=None,
     ):
@@ -60,6 +62,7 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.time_limit = time_limit
         self.candidates = candidates
+        self.margin = margin
         self.rule_options = rule_options
         self.title = title or _title_for(self.components)
         self.policy = self.policy_class(derive_seed(seed, "policy"), self.components)
@@ -127,10 +130,16 @@ class SearchBot(Bot):
             alive.sort(key=lambda i: (-(totals[i] / max(counts[i], 1)), order.index(i)))
             if budget <= 0:
                 break
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
+            # the policy's own choice stays in every round: the yardstick of the others
+            kept = alive[: max(1, len(alive) // 2)]
+            alive = kept if fallback in kept else [*kept, fallback]
             if len(alive) == 1:
                 break
-        return alive[0]
+        best = max(alive, key=lambda i: (totals[i] / max(counts[i], 1), -order.index(i)))
+        mean = totals[best] / max(counts[best], 1)
+        policy_mean = totals[fallback] / max(counts[fallback], 1)
+        # a playout's score is noisy: leave the policy only for a clear gain
+        return best if mean >= policy_mean + self.margin else fallback
 
     def _world(self, obs, options, rng):
         """A sampled world at this decision whose options are the real ones, or None."""
