@@ -118,3 +118,11 @@ def test_it_plays_legal_four_player_games_to_the_end_against_climbers():
 def test_it_is_a_registered_built_in_bot():
     bot = make_bot("praga", "search", 3)
     assert isinstance(bot, SearchBot) and bot.components is PRAGA.components
+
+
+def test_the_tuned_heuristic_is_a_built_in_bot_that_plays_legal_games():
+    for players in (1, 4):
+        names = ["tuned"] + ["climber"] * (players - 1)
+        bots = [make_bot("praga", name, i) for i, name in enumerate(names)]
+        state = play_out(PRAGA.new_game(players, seed=8), bots)
+        assert PRAGA.replay(state.record()).is_over()
