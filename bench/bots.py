@@ -122,7 +122,7 @@ def praga_search_bot(args, seed: int):
 
 def praga_solo_game(args, game: int) -> tuple[int, Cost]:
     """One solo game of the search bot: its score and cost."""
-    seed = PRAGA_SEED + game
+    seed = args.first_seed + game
     cost = Cost()
     bot = cost.timed(praga_search_bot(args, derive_seed(seed, "bot", 0)))
     score = play_out(engine.title("praga").new_game(1, seed=seed), [bot]).score[0]
@@ -138,11 +138,11 @@ def praga_solo(args) -> None:
     for score, game_cost in run_games(args, praga_solo_game, range(args.games)):
         search.append(score)
         cost.add(game_cost)
-    print(f"praga solo, {args.games} games (seeds {PRAGA_SEED}..)")
+    print(f"praga solo, {args.games} games (seeds {args.first_seed}..)")
     print(f"  search : {score_summary(search)}")
     for name in PRAGA_HEURISTICS:
         scores = [
-            engine.play_game("praga", [name], seed=PRAGA_SEED + g).score[0]
+            engine.play_game("praga", [name], seed=args.first_seed + g).score[0]
             for g in range(args.games)
         ]
         print(f"  {name:<7}: {score_summary(scores)}")
@@ -155,7 +155,7 @@ def praga_solo(args) -> None:
 def praga_four_game(args, game: int, bot_name: str | None = None) -> tuple[float, Cost]:
     """One four-player game: the search bot (or built-in ``bot_name``) at seat ``game % 4``
     against three ``climber`` bots; its share of the win (1/k for a k-way tie) and cost."""
-    seed = PRAGA_SEED + game
+    seed = args.first_seed + game
     seat = game % 4
     cost = Cost()
     bots = [engine.make_bot("praga", "climber", derive_seed(seed, "bot", i)) for i in range(4)]
@@ -178,7 +178,7 @@ def praga_four(args) -> None:
     for share, game_cost in run_games(args, praga_four_game, range(args.games)):
         wins += share
         cost.add(game_cost)
-    print(f"praga four players, vs 3 climber, {args.games} games (seeds {PRAGA_SEED}..)")
+    print(f"praga four players, vs 3 climber, {args.games} games (seeds {args.first_seed}..)")
     print("  " + proportion("search win share", wins, args.games))
     tuned = sum(praga_four_game(args, g, "tuned")[0] for g in range(args.games))
     print("  " + proportion("tuned win share (no search)", tuned, args.games))
@@ -210,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="cap in seconds per decision (default 1; 0: no cap, the iterations alone decide)",
     )
+    parser.add_argument("--first-seed", type=int, default=PRAGA_SEED, help="seed of game 1")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games (default 1)")
     parser.add_argument("--candidates", type=int, default=8, help="options the search compares")
     parser.add_argument(
