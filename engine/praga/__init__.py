@@ -88,7 +88,18 @@ PRAGA = PragaTitle()
 def _bots() -> dict:
     from .bots import BOTS
 
-    return {name: (lambda seed, name=name: PRAGA.bot(name, seed)) for name in BOTS}
+    return {name: _factory(name, getattr(make, "thinks", False)) for name, make in BOTS.items()}
+
+
+def _factory(name: str, thinks: bool):
+    """A registry factory that makes the bot with this title's components, and says whether
+    it spends a budget on each decision (``Bot.thinks``: quick games leave it out)."""
+
+    def make(seed: int = 0):
+        return PRAGA.bot(name, seed)
+
+    make.thinks = thinks
+    return make
 
 
 register(PRAGA, _bots())

@@ -336,4 +336,7 @@ def search_bot(seed: int = 0, components: Components | None = None):
     return SearchBot(seed, components)
 
 
+search_bot.thinks = True  # as SearchBot.thinks: the registry reads it from the factory
+
+
 BOTS = {"climber": ClimberBot, "builder": BuilderBot, "tuned": TunedBot, "search": search_bot}

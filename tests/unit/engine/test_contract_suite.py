@@ -173,3 +173,12 @@ def test_every_quick_built_in_bot_finishes_games(title_id):
     for name in engine.bots(title_id, thinking=False):
         state = engine.play_game(title_id, [name] * players, seed=3)
         assert state.is_over()
+
+
+@pytest.mark.parametrize("title_id", REGISTERED)
+def test_quick_games_leave_out_exactly_the_bots_that_think(title_id):
+    # Demo, history and test games ask for the quick bots; a search bot among them would make
+    # each of their games take minutes.
+    quick = engine.bots(title_id, thinking=False)
+    for name in engine.bots(title_id):
+        assert (name in quick) is not engine.make_bot(title_id, name, seed=1).thinks
