@@ -70,13 +70,14 @@ def house_user():
     return user
 
 
-def house_versions(title_id: str, players: int) -> list[BotVersion]:
+def house_versions(title_id: str, players: int, *, thinking: bool = True) -> list[BotVersion]:
     """The title's built-in bots as the house's versions, with numbered copies (``random-2``)
-    until a table can be filled."""
+    until a table can be filled; ``thinking=False`` leaves out the search bots (about 1 s a
+    decision), for a one-worker demo."""
     from arena.bots.services import add_builtin_version
 
     owner = house_user()
-    builtins = engine.bots(title_id)
+    builtins = engine.bots(title_id, thinking=thinking)
     names = [(name, name) for name in builtins]
     copy = 2
     while len(names) < players:
@@ -112,11 +113,18 @@ def newest_ready_versions(title_id: str) -> list[BotVersion]:
 
 
 def create_ladder(
-    *, organiser, name: str, title: str, players: int, options: dict | None = None, **limits
+    *,
+    organiser,
+    name: str,
+    title: str,
+    players: int,
+    options: dict | None = None,
+    thinking: bool = True,
+    **limits,
 ) -> Tournament:
     """A running standing ladder with the house bots and every bot's newest ready version.
     TournamentError / engine.ConfigError say what is wrong."""
-    entrants = house_versions(title, players) + newest_ready_versions(title)
+    entrants = house_versions(title, players, thinking=thinking) + newest_ready_versions(title)
     with transaction.atomic():
         ladder = services.create_tournament(
             organiser=organiser, name=name, title=title, seats=players, entrants=entrants,
@@ -128,9 +136,9 @@ def create_ladder(
     return ladder
 
 
-def ensure_standing_ladders(titles=None, players=None) -> list[Tournament]:
+def ensure_standing_ladders(titles=None, players=None, *, thinking=True) -> list[Tournament]:
     """The default ladder of each title and player count (``players``: only these counts),
-    created when missing; safe to run again."""
+    created when missing; safe to run again. ``thinking``: as for :func:`house_versions`."""
     made = []
     for title_id in titles or engine.titles():
         for n in ladder_players(title_id):
@@ -140,7 +148,9 @@ def ensure_standing_ladders(titles=None, players=None) -> list[Tournament]:
             found = Tournament.objects.filter(standing=True, title=title_id, seats=n, name=name)
             made.append(
                 found.first()
-                or create_ladder(organiser=house_user(), name=name, title=title_id, players=n)
+                or create_ladder(
+                    organiser=house_user(), name=name, title=title_id, players=n, thinking=thinking
+                )
             )
     return made
 

@@ -10,9 +10,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
+from django.db import transaction
 
 from arena.bots.artifacts import artifact_path, runnable_path
 from arena.games.models import Game
@@ -108,10 +110,13 @@ def test_a_version_whose_artifact_is_missing_is_rejected_with_that_reason(web_st
     from tests.factories import make_bot
 
     bot = make_bot(make_user("alice"), name="vanished")
-    version = upload_version(bot=bot, filename="bot.py", data=RANDOM_BOT_SOURCE.encode())
-    artifact_path(version.sha256, "py").unlink()
-    # The upload's validation message is out: a session worker of this test run (whose
-    # media folder lacks the file too) may take the version first; either way it is rejected.
+    # Content of its own, so no worker holds it in a cache by sha256; the file goes before the
+    # upload's validation message is sent (on commit), which a session worker of this run may
+    # take before this test validates: either way the version is rejected.
+    source = RANDOM_BOT_SOURCE + f"\n# {uuid.uuid4()}\n"
+    with transaction.atomic():
+        version = upload_version(bot=bot, filename="bot.py", data=source.encode())
+        artifact_path(version.sha256, "py").unlink()
     if validate_version(version.pk) is None:
         wait_for(
             lambda: (

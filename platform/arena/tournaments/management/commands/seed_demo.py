@@ -63,7 +63,12 @@ class Command(BaseCommand):
         # is `manage.py ensure_ladders`): each keeps ARENA_LADDER_IN_FLIGHT games going.
         for title_id in engine.titles():
             seats = max(min(SEATS.get(title_id, 4), engine.title(title_id).max_players), 2)
-            for ladder in ladders.ensure_standing_ladders(titles=[title_id], players=[seats]):
+            # Without the search bots: at about 1 s a decision they would keep the demo's
+            # one worker from its leagues.
+            made = ladders.ensure_standing_ladders(
+                titles=[title_id], players=[seats], thinking=False
+            )
+            for ladder in made:
                 self.stdout.write(f"{title_id}: standing ladder {ladder.name!r} is running")
         simulate(DEMO_HISTORY_GAMES, say=self.stdout.write)  # full dashboards from the start
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
