@@ -84,13 +84,18 @@ def _workers_part(args) -> None:
 
     redis.Redis.from_url(os.environ["ARENA_BROKER_URL"]).flushdb()
     owner = get_user_model().objects.create_user("bench")
-    builtins = engine.bots(args.title)
-    house = len(ladders.house_versions(args.title, args.players))
+    # The quick built-ins only: a search bot (about 1 s a decision) would slow every table.
+    builtins = engine.bots(args.title, thinking=False)
+    house = len(ladders.house_versions(args.title, args.players, thinking=False))
     for i in range(args.bots - house):
         bot = bots.create_bot(owner=owner, title=args.title, name=f"copy-{i}")
         bots.add_builtin_version(bot=bot, builtin_name=builtins[i % len(builtins)])
     ladder = ladders.create_ladder(
-        organiser=owner, name="bench ladder", title=args.title, players=args.players
+        organiser=owner,
+        name="bench ladder",
+        title=args.title,
+        players=args.players,
+        thinking=False,
     )
     print(
         f"1. {ladder.entries.count()} bots on a {args.players}-player {args.title} ladder, "
