@@ -322,7 +322,7 @@ def _seed(args):
     for i in range(args.players):
         bot = Bot.objects.create(owner=owner, title=args.title, name=f"bot-{i}")
         if args.bots == "builtin":
-            names = engine.bots(args.title)
+            names = engine.bots(args.title, thinking=False)
             versions.append(bots.add_builtin_version(bot=bot, builtin_name=names[i % len(names)]))
             continue
         kit = kit_zip(find_kit(f"{args.title}-python"))

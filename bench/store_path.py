@@ -64,7 +64,7 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
     from workers.tasks import run_job
 
     owner = get_user_model().objects.create_user("bench")
-    names = engine.bots(title)
+    names = engine.bots(title, thinking=False)
     versions = [
         bots.add_builtin_version(
             bot=Bot.objects.create(owner=owner, title=title, name=f"bot-{i}"),
