@@ -75,6 +75,22 @@ class PragaTitle(Title):
 
         return facts(state)
 
+    def display_names(self) -> dict[str, str]:
+        """Actions, structures and every component id of the shipped data (tiles, technologies,
+        bridge tiles, production tokens, squares, seals): ``Build a wall 建造城墙`` (names.py)."""
+        from . import names
+
+        return {
+            **names.ACTION_NAMES,
+            **names.STRUCTURE_NAMES,
+            **names.tiles(),
+            **names.techs(),
+            **names.bridge_tiles(),
+            **names.tokens(),
+            **names.squares(),
+            **names.seals(),
+        }
+
     def _check_options(self, players, options):
         if "IIa" in options["kings_road_tiles"] and "IIb" in options["kings_road_tiles"]:
             raise ConfigError(

@@ -122,4 +122,13 @@ def test_display_names_give_english_then_the_seeds_chinese():
     assert names["king"] == "King 國王" and names["assassin"] == "Assassin 刺客"
     assert names["witch"] == "Witch 女巫"  # Dark City characters too
     assert all(" " in label for label in names.values())
-    assert engine.title("praga").display_names() == {}  # no Chinese names in its data yet
+
+
+def test_praga_display_names_cover_actions_and_every_component_id():
+    names = engine.title("praga").display_names()
+    assert names["wall"] == "Build a wall 建造城墙"
+    assert names["cathedral"] == "Cathedral 主教座堂"
+    components = engine.title("praga").components
+    ids = [t.id for t in components.tiles] + [t["id"] for t in components.techs]
+    assert ids and all(i in names and names[i] != i for i in ids)
+    assert any("技术" in names[t] for t in ids)  # technologies named in English and the seed's
