@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
-from arena.ratings.models import Rating, RatingChange
+from arena.ratings.models import Rating, RatingChange, TitleRating, TitleRatingChange
 from arena.sql import Statement, build, for_update, literals
 from arena.tournaments.models import Tournament
 
@@ -35,6 +35,8 @@ NAMES = {
     "bot": Bot,
     "user": get_user_model(),
     "rating": Rating,
+    "title": TitleRating,
+    "point": TitleRatingChange,
     "queued": QUEUED,
     "running": RUNNING,
     "finished": literals([Game.Status.FINISHED]),
@@ -277,4 +279,93 @@ RATINGS_UPSERT = build(" ON CONFLICT ({rating.id}) DO UPDATE SET ", **NAMES) + "
 starts); one upsert rewrites them all."""
 CHANGE_COLUMNS = columns(
     RatingChange, "rating", "game", "mu_before", "sigma_before", "mu", "sigma", "ordinal"
+)
+
+
+# -- title ratings -----------------------------------------------------------------------
+# Each takes the seats' bot versions last, where ``{among}`` stands (``arena.sql.among``).
+
+TITLE_RATINGS_MISSING = build(
+    """
+    INSERT INTO {title} ({title.bot}, {title.players}, {title.bot_version}, {title.mu},
+                         {title.sigma}, {title.ordinal}, {title.games}, {title.wins},
+                         {title.faulted_games})
+    SELECT v.{version.bot}, %s, v.{version.id}, %s, %s, %s, 0, 0, 0
+    FROM {version} v
+    WHERE NOT EXISTS (SELECT 1 FROM {title} t
+                      WHERE t.{title.bot} = v.{version.bot} AND t.{title.players} = %s)
+      AND v.{version.id} {{among}}
+    ON CONFLICT ({title.bot}, {title.players}) DO NOTHING
+""",
+    **NAMES,
+)
+"""A title rating at the prior for each bot of these versions that has none at this player
+count (the NOT EXISTS first, so a bot that has one draws no id from the sequence).
+Parameters: players, the prior's mu, sigma and ordinal, players, the versions."""
+
+
+class TitleRatingRow(NamedTuple):
+    """A title rating, as read for one of the seats' bot versions."""
+
+    bot_version_id: int
+    id: int
+    bot_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    faulted_games: int
+    last_version_id: int  # the version of its last game
+
+
+_TITLE_RATINGS = build(
+    """
+    SELECT v.{version.id}, t.{title.id}, t.{title.bot}, t.{title.mu}, t.{title.sigma},
+           t.{title.ordinal}, t.{title.games}, t.{title.wins}, t.{title.faulted_games},
+           t.{title.bot_version}
+    FROM {title} t JOIN {version} v ON v.{version.bot} = t.{title.bot}
+    WHERE t.{title.players} = %s AND v.{version.id} {{among}}
+    ORDER BY t.{title.id}
+""",
+    **NAMES,
+)
+
+
+def title_ratings() -> Statement:
+    """The title ratings of these versions' bots at a player count, locked in id order (only
+    the rating rows, not the versions), so stores of different competitions that share bots
+    never deadlock. Parameters: players, the versions."""
+    return _title_ratings(for_update("t"))
+
+
+@functools.cache
+def _title_ratings(lock: str) -> Statement:
+    return Statement(_TITLE_RATINGS + lock, TitleRatingRow)
+
+
+class TitlePoint(NamedTuple):
+    title_rating_id: int
+    game_id: int
+
+
+TITLE_POINTS_OF_GAMES = Statement(
+    build(
+        "SELECT p.{point.title_rating}, p.{point.game} FROM {point} p WHERE p.{point.game} {{among}}",
+        **NAMES,
+    ),
+    TitlePoint,
+)
+"""The title history points of these games: a game already in its bots' title ratings (its
+competition was rated again) is not counted twice. Parameters: the game ids."""
+
+TITLE_RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"]
+TITLE_RATING_COLUMNS = columns(TitleRating, "id", "bot", "players", *TITLE_RATING_FIELDS)
+TITLE_RATINGS_UPSERT = build(" ON CONFLICT ({title.id}) DO UPDATE SET ", **NAMES) + ", ".join(
+    f"{c} = excluded.{c}" for c in columns(TitleRating, *TITLE_RATING_FIELDS)
+)
+"""The tail of the title ratings' INSERT: the rows exist (TITLE_RATINGS_MISSING made them);
+one upsert rewrites them all."""
+TITLE_POINT_COLUMNS = columns(
+    TitleRatingChange, "title_rating", "game", "bot_version", "mu", "sigma", "ordinal", "at"
 )

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena import statements
 from arena.games.models import Game, GameSeat
-from arena.sql import RoundTrip, Rows, insert_rows, rewrite, where_in
+from arena.sql import RoundTrip, Rows, Statement, among, insert_rows, row_timestamp, where_in
 from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 
@@ -95,78 +94,78 @@ def rate_titles(pending: Pending) -> int:
     bot and player count, across every competition and version), with a history point per
     game and bot that names the version. Rows are locked in id order, after the caller's
     tournament lock, so stores of different tournaments never deadlock. Returns how many
-    points were written."""
+    points were written.
+
+    Raw statements in two round trips (read, then write), like the competition's ratings:
+    through the ORM, its six statements cost each store about 8 ms of the worker's CPU, 1 ms
+    this way (``bench/store_path.py``; docs/performance.md)."""
     games = [(game_id, seats) for game_id, seats in pending.games if seats]
     if not games:
         return 0
-    from arena.bots.models import BotVersion
-
-    versions = {s.bot_version_id for _, seats in games for s in seats}
-    bot_of = dict(BotVersion.objects.filter(pk__in=versions).values_list("id", "bot_id"))
-    keys = {
-        (bot_of[s.bot_version_id], len(seats)): s.bot_version_id
-        for _, seats in games
-        for s in seats
-    }
-    prior = MODEL.rating()
-    TitleRating.objects.bulk_create(
-        [
-            TitleRating(
-                bot_id=bot,
-                players=players,
-                bot_version_id=version,
-                mu=prior.mu,
-                sigma=prior.sigma,
-                ordinal=ordinal(prior.mu, prior.sigma),
-            )  # fmt: skip
-            for (bot, players), version in sorted(keys.items())
-        ],
-        ignore_conflicts=True,
-    )
-    wanted = Q()
-    for bot, players in keys:
-        wanted |= Q(bot_id=bot, players=players)
-    rows = {
-        (r.bot_id, r.players): r
-        for r in TitleRating.objects.select_for_update().filter(wanted).order_by("id")
-    }
-    seen = set(
-        TitleRatingChange.objects.filter(
-            title_rating__in=rows.values(), game_id__in=[g for g, _ in games]
-        ).values_list("title_rating_id", "game_id")
-    )
-    now, points = timezone.now(), []
+    with RoundTrip() as reading:
+        read, seen = _read_title_ratings(reading, games)
+    bot_of = {row.bot_version_id: row.bot_id for rows in read.values() for row in rows.rows}
+    ratings = {(row.bot_id, players): row for players, rows in read.items() for row in rows.rows}
+    seen = {(p.title_rating_id, p.game_id) for p in seen.rows}
+    at, points = row_timestamp(timezone.now()), []
     for game_id, seats in games:
-        table = [rows[(bot_of[s.bot_version_id], len(seats))] for s in seats]
-        if any((r.pk, game_id) in seen for r in table):
+        keys = [(bot_of[s.bot_version_id], len(seats)) for s in seats]
+        if any((ratings[key].id, game_id) in seen for key in keys):
             continue  # rated into the title already (its competition was rated again)
-        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in table]
+        teams = [[MODEL.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in keys]
         new = MODEL.rate(teams, ranks=[s.rating_rank for s in seats])
-        for seat, rating, (after,) in zip(seats, table, new, strict=True):
-            rating.mu, rating.sigma = after.mu, after.sigma
-            rating.ordinal = ordinal(after.mu, after.sigma)
-            rating.games += 1
-            rating.wins += int(seat.winner)
-            rating.faulted_games += int(seat.status != GameSeat.Status.OK)
-            rating.bot_version_id = seat.bot_version_id
-            points.append(
-                TitleRatingChange(
-                    title_rating=rating,
-                    game_id=game_id,
-                    bot_version_id=seat.bot_version_id,
-                    mu=rating.mu,
-                    sigma=rating.sigma,
-                    ordinal=rating.ordinal,
-                    at=now,
-                )  # fmt: skip
+        for seat, key, (after,) in zip(seats, keys, new, strict=True):
+            before = ratings[key]
+            ratings[key] = rating = before._replace(
+                mu=after.mu,
+                sigma=after.sigma,
+                ordinal=ordinal(after.mu, after.sigma),
+                games=before.games + 1,
+                wins=before.wins + int(seat.winner),
+                faulted_games=before.faulted_games + int(seat.status != GameSeat.Status.OK),
+                last_version_id=seat.bot_version_id,
             )
-    TitleRatingChange.objects.bulk_create(points)
-    rewrite(
-        TitleRating,
-        list(rows.values()),
-        ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"],
-    )
+            points.append(
+                [rating.id, game_id, seat.bot_version_id, rating.mu, rating.sigma,
+                 rating.ordinal, at]
+            )  # fmt: skip
+    with RoundTrip() as writing:
+        insert_rows(writing.cursor, TitleRatingChange, statements.TITLE_POINT_COLUMNS, points)
+        insert_rows(
+            writing.cursor,
+            TitleRating,
+            statements.TITLE_RATING_COLUMNS,
+            [_title_rating_row(r, players) for (_, players), r in ratings.items()],
+            statements.TITLE_RATINGS_UPSERT,
+        )
     return len(points)
+
+
+def _title_rating_row(rating: statements.TitleRatingRow, players: int) -> list:
+    """Its values in ``statements.TITLE_RATING_COLUMNS`` order."""
+    return [
+        rating.id, rating.bot_id, players, rating.mu, rating.sigma, rating.ordinal,
+        rating.games, rating.wins, rating.faulted_games, rating.last_version_id,
+    ]  # fmt: skip
+
+
+def _read_title_ratings(trip: RoundTrip, games) -> tuple[dict[int, Rows], Rows]:
+    """Make the missing title ratings and read (locked) those of every seat's bot, per player
+    count; and the games' points already in a title history."""
+    versions: dict[int, set[int]] = {}
+    for _, seats in games:
+        versions.setdefault(len(seats), set()).update(s.bot_version_id for s in seats)
+    prior = MODEL.rating()
+    read = {}
+    for players, ids in sorted(versions.items()):
+        text, among_ids = among(statements.TITLE_RATINGS_MISSING, sorted(ids))
+        prior_values = [prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma)]
+        trip.cursor.execute(text, [players, *prior_values, players, *among_ids])
+        locked = statements.title_ratings()
+        text, among_ids = among(locked.text, sorted(ids))
+        read[players] = trip.read(Statement(text, locked.row), [players, *among_ids])
+    text, among_ids = among(statements.TITLE_POINTS_OF_GAMES.text, [g for g, _ in games])
+    return read, trip.read(Statement(text, statements.TitlePoint), among_ids)
 
 
 def read_ratable(trip: RoundTrip, tournament_id: int) -> Rows:

@@ -1,0 +1,74 @@
+"""Title ratings: one per bot and player count across every competition and version, each
+rated game counted once (a competition rated again adds nothing), equal to rating the stored
+games again in the order they were rated."""
+
+import pytest
+from openskill.models import PlackettLuce
+
+from arena.bots.services import add_builtin_version
+from arena.games.models import GameSeat
+from arena.ratings.models import TitleRating, TitleRatingChange
+from arena.ratings.services import recompute_ratings
+from tests.factories import make_builtin, make_tournament, make_user, play_in_process
+
+pytestmark = pytest.mark.django_db
+
+
+def title_games(bot, players=2) -> int:
+    return TitleRating.objects.get(bot=bot, players=players).games
+
+
+def rated_seats(bot, players=2) -> int:
+    return GameSeat.objects.filter(
+        bot_version__bot=bot, game__rated=True, game__tournament__seats=players
+    ).count()
+
+
+def test_every_competition_and_version_count_once_toward_a_bots_title_rating(toy_title):
+    alice = make_user("alice")
+    versions = [make_builtin(alice, builtin="random") for _ in range(3)]
+    first = play_in_process(make_tournament(alice, versions, rounds=2))
+    play_in_process(make_tournament(alice, versions, rounds=1, name="Second cup"))
+    bot = versions[0].bot
+    assert title_games(bot) == rated_seats(bot) > 0
+    newer = add_builtin_version(bot=bot, builtin_name="random")
+    play_in_process(make_tournament(alice, [newer, *versions[1:]], rounds=1, name="Third"))
+    rating = TitleRating.objects.get(bot=bot, players=2)
+    assert rating.games == rated_seats(bot) and rating.bot_version == newer
+    points = TitleRatingChange.objects.filter(title_rating=rating)
+    assert points.count() == rating.games
+    assert set(points.values_list("bot_version", flat=True)) == {versions[0].pk, newer.pk}
+    assert points.order_by("-id").first().bot_version == newer
+
+    before = {r.bot_id: (r.games, r.mu) for r in TitleRating.objects.all()}
+    recompute_ratings(first.pk)
+    assert {r.bot_id: (r.games, r.mu) for r in TitleRating.objects.all()} == before
+
+
+def test_title_ratings_equal_rating_the_stored_games_again_in_their_order():
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title="citadels", builtin="builder") for _ in range(5)]
+    play_in_process(make_tournament(alice, versions, title="citadels", seats=4, rounds=1))
+    play_in_process(
+        make_tournament(alice, versions[:4], title="citadels", seats=4, rounds=2, name="Two")
+    )
+    model, again = PlackettLuce(), {}
+    game_order = (
+        TitleRatingChange.objects.order_by("id").values_list("game_id", flat=True).distinct()
+    )
+    seen = []
+    for game_id in game_order:
+        if game_id in seen:
+            continue
+        seen.append(game_id)
+        seats = list(GameSeat.objects.filter(game_id=game_id).order_by("seat"))
+        bots = [s.bot_version.bot_id for s in seats]
+        teams = [[again.get(b, model.rating())] for b in bots]
+        new = model.rate(teams, ranks=[s.rating_rank for s in seats])
+        again.update({b: r for b, (r,) in zip(bots, new, strict=True)})
+    stored = {r.bot_id: r for r in TitleRating.objects.filter(players=4)}
+    assert set(stored) == set(again) == {v.bot_id for v in versions}
+    for bot, rating in again.items():
+        assert stored[bot].mu == pytest.approx(rating.mu)
+        assert stored[bot].sigma == pytest.approx(rating.sigma)
+        assert stored[bot].ordinal == pytest.approx(rating.mu - 3 * rating.sigma)
