@@ -10,7 +10,8 @@ last game, goes through the ORM instead.
 
 The functions that run them belong to the app whose table they change: ``claim_game`` and
 ``finish_game`` in ``arena.games.services``, ``lock_for_store`` and ``queue_next_game`` in
-``arena.tournaments.services``, the ratable read in ``arena.ratings.services``.
+``arena.tournaments.services``, the ratable read and the title ratings in
+``arena.ratings.services``.
 """
 
 from __future__ import annotations
