@@ -15,9 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import Exists, F, IntegerField, OuterRef
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models import Exists, F, OuterRef
 
 from .queries import Selection, SelectionError, _option_value, _rows, selection_from
 
@@ -248,11 +246,9 @@ def _bin(column: str, width: int) -> str:
 
 def _lengths(sel: Selection) -> tuple[str, list]:
     """Per selected game: its player count, its length in actions (the record's seal, the
-    same for every title) and its match time in ms."""
-    games = selected_games(sel).annotate(
-        players=F("tournament__seats"),
-        actions=Cast(KT("record__final__actions"), IntegerField()),
-    )
+    same for every title, stored beside the record as ``Game.actions`` so that no record is
+    read) and its match time in ms."""
+    games = selected_games(sel).annotate(players=F("tournament__seats"))
     return _sql(games, ("id", "players", "actions", "match_ms"))
 
 
