@@ -26,7 +26,7 @@ def ratings(sel) -> dict:
     played = q.bot_games(sel)
     names = {r["bot_id"]: f"{r['owner']}/{r['bot']}" for r in played}
     drawn = chosen_bots(sel, played, q.DEFAULT_BOTS)
-    history = [_history_row(r, names) for r in q.rating_history(sel, drawn)]
+    history = [_history_row(r, names) for r in q.rating_history(sel, drawn, most=q.HISTORY_POINTS)]
     matched = (
         drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])
     )
