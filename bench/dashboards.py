@@ -4,21 +4,27 @@ ORM-in-Python aggregation of the same figure, measured in one run.
     .venv/bin/python bench/dashboards.py [--seats 1000000] [--repeat 7] [--reuse]
 
 Needs PostgreSQL on 127.0.0.1. It creates the database ``ARENA_BENCH_DATABASE`` (default
-``arena_bench_dashboards``; dropped and made again each run) and fills its analytics tables
-with generated rows of the shape the store writes (``games_analyticsseat``, the folded
-``games_analyticsfact``, a pending row per game): 4-player games between 12 bot versions in
-10 tournaments, a game finished every second, half Citadels (per seat 8 rounds of ``held``,
-``pick`` and ``offered`` facts, 4 ``score`` facts) and half Praga (a ``configuration`` fact
-per game, per seat 8 ``take`` and 7 ``score`` facts), written by ``generate_series`` in SQL so
-a million seats take minutes, not a day of simulation. Then it folds the pending games into
-the totals (``arena.games.totals.fold``, 20,000 games per transaction) and prints what that
-cost per game, as the dashboards' reads would pay it after the stores.
+``arena_bench_dashboards``; dropped and made again each run) and fills it with generated
+rows of the shape the store writes: 4-player games between 12 bot versions (each game seats
+four different ones, every pair meets) in 10 tournaments (the odd ones Citadels, the even
+ones Praga), a game finished every second, about one seat in 97 faulted. The platform's own
+tables, which the ratings page reads: ``games_game`` (finished, with ``actions`` and
+``match_ms``, no record), ``games_gameseat``, a ``ratings_rating`` per tournament and version
+and a ``ratings_ratingchange`` per seat. The analytics tables, which the other pages read:
+``games_analyticsseat``, the folded ``games_analyticsfact`` (Citadels: per seat 8 rounds of
+``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts; Praga: a ``configuration`` fact
+per game, per seat 8 ``take`` and 7 ``score`` facts) and a pending row per game. All of it
+is written by ``generate_series`` in SQL, so a million seats take minutes, not a day of
+simulation. Then it folds the pending games into the totals (``arena.games.totals.fold``,
+20,000 games per transaction) and prints what that cost per game, as the dashboards' reads
+would pay it after the stores.
 
 For each page it prints the p95 (and median) of the uncached page (every query it runs,
 ``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
 included), and the time of a naive ORM aggregation of the page's main figure (seat rows or
-fact rows loaded into Python and counted there) with its ratio to the SQL. Figures are wall
-time on a possibly shared machine: compare ratios within one run.
+fact rows loaded into Python and counted there; for the ratings page the head-to-head matrix
+from the selection's seat rows) with its ratio to the SQL. Figures are wall time on a
+possibly shared machine: compare ratios within one run.
 """
 
 from __future__ import annotations
