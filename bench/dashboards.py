@@ -292,6 +292,28 @@ def naive_ratings(sel) -> dict:
     return cells
 
 
+def ratings_queries(sel, repeat: int) -> None:
+    """The median time of each query the ratings page runs, to say which one costs it."""
+    from dashboards import queries_ratings as q
+    from dashboards import tables_ratings
+
+    played = q.bot_games(sel)
+    drawn = tables_ratings.chosen_bots(sel, played, q.DEFAULT_BOTS)
+    met = drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])
+    steps = {
+        "games_in": lambda: q.games_in(sel),
+        "seat_counts": lambda: q.seat_counts(sel),
+        "length_counts": lambda: q.length_counts(sel),
+        "rating_history": lambda: q.rating_history(sel, drawn, most=q.HISTORY_POINTS),
+        "games_met": lambda: q.games_met(sel, met),
+        "head_to_head": lambda: q.head_to_head(sel, met),
+        "rating_version": q.rating_version,
+    }
+    print("ratings page, median per query: " + ", ".join(
+        f"{name} {statistics.median(timed(step, repeat)):.1f} ms" for name, step in steps.items()
+    ))  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=1_000_000)
@@ -334,6 +356,7 @@ def main() -> None:
             f"{name:<12}{p95(uncached):>12.1f}ms{statistics.median(uncached):>7.1f}ms"
             f"{p95(cached):>10.2f}ms{slow:>9.0f}ms{slow / statistics.median(uncached):>10.1f}x"
         )
+    ratings_queries(pages["ratings"][0], max(3, args.repeat // 2))
 
 
 if __name__ == "__main__":
