@@ -4,21 +4,27 @@ ORM-in-Python aggregation of the same figure, measured in one run.
     .venv/bin/python bench/dashboards.py [--seats 1000000] [--repeat 7] [--reuse]
 
 Needs PostgreSQL on 127.0.0.1. It creates the database ``ARENA_BENCH_DATABASE`` (default
-``arena_bench_dashboards``; dropped and made again each run) and fills its analytics tables
-with generated rows of the shape the store writes (``games_analyticsseat``, the folded
-``games_analyticsfact``, a pending row per game): 4-player games between 12 bot versions in
-10 tournaments, a game finished every second, half Citadels (per seat 8 rounds of ``held``,
-``pick`` and ``offered`` facts, 4 ``score`` facts) and half Praga (a ``configuration`` fact
-per game, per seat 8 ``take`` and 7 ``score`` facts), written by ``generate_series`` in SQL so
-a million seats take minutes, not a day of simulation. Then it folds the pending games into
-the totals (``arena.games.totals.fold``, 20,000 games per transaction) and prints what that
-cost per game, as the dashboards' reads would pay it after the stores.
+``arena_bench_dashboards``; dropped and made again each run) and fills it with generated
+rows of the shape the store writes: 4-player games between 12 bot versions (each game seats
+four different ones, every pair meets) in 10 tournaments (the odd ones Citadels, the even
+ones Praga), a game finished every second, about one seat in 97 faulted. The platform's own
+tables, which the ratings page reads: ``games_game`` (finished, with ``actions`` and
+``match_ms``, no record), ``games_gameseat``, a ``ratings_rating`` per tournament and version
+and a ``ratings_ratingchange`` per seat. The analytics tables, which the other pages read:
+``games_analyticsseat``, the folded ``games_analyticsfact`` (Citadels: per seat 8 rounds of
+``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts; Praga: a ``configuration`` fact
+per game, per seat 8 ``take`` and 7 ``score`` facts) and a pending row per game. All of it
+is written by ``generate_series`` in SQL, so a million seats take minutes, not a day of
+simulation. Then it folds the pending games into the totals (``arena.games.totals.fold``,
+20,000 games per transaction) and prints what that cost per game, as the dashboards' reads
+would pay it after the stores.
 
 For each page it prints the p95 (and median) of the uncached page (every query it runs,
 ``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
 included), and the time of a naive ORM aggregation of the page's main figure (seat rows or
-fact rows loaded into Python and counted there) with its ratio to the SQL. Figures are wall
-time on a possibly shared machine: compare ratios within one run.
+fact rows loaded into Python and counted there; for the ratings page the head-to-head matrix
+from the selection's seat rows) with its ratio to the SQL. Figures are wall time on a
+possibly shared machine: compare ratios within one run.
 """
 
 from __future__ import annotations
@@ -59,8 +65,15 @@ TILES = "ARRAY['upgrade+mines','wall+quarries','building+road','upgrade+road','w
 ZONES = "ARRAY['red','green','blue']"
 
 
-def bot_versions(count: int = 12) -> str:
-    """``count`` built-in bot versions (the fold reads their bots), as a SQL array of ids."""
+# The bot version in seat s of game g: four different versions a game, and (the step a unit
+# modulo 12) each version meets every other, as the head-to-head matrix wants.
+VERSION = "({versions})[1 + (g * 7 + s * (ARRAY[1, 5, 7, 11])[1 + (g / 2) % 4]) % 12]"
+FAULTED = "(g * 7 + s) % 97 = 0"  # about 1 seat in 97 faulted
+
+
+def bot_versions(count: int = 12) -> tuple[object, str]:
+    """The bench's user and ``count`` built-in bot versions (the fold reads their bots), the
+    versions as a SQL array of ids."""
     from django.contrib.auth import get_user_model
 
     from arena.bots.models import Bot, BotVersion
@@ -73,7 +86,63 @@ def bot_versions(count: int = 12) -> str:
         ).pk
         for i in range(count)
     ]  # fmt: skip
-    return f"ARRAY{ids}"
+    return owner, f"ARRAY{ids}"
+
+
+def tournaments_and_ratings(owner, versions: str) -> None:
+    """The 10 tournaments the games belong to (game g in tournament 1 + g % 10, so the odd
+    ones hold the Citadels games, the even ones Praga's) and a rating per tournament and
+    version."""
+    from arena.ratings.models import Rating
+    from arena.tournaments.models import Tournament
+
+    ids = [int(v) for v in versions.removeprefix("ARRAY[").removesuffix("]").split(",")]
+    for t in range(1, 11):
+        Tournament.objects.create(
+            pk=t, organiser=owner, name=f"bench {t}", title="citadels" if t % 2 else "praga",
+            seats=4, status=Tournament.Status.FINISHED,
+        )  # fmt: skip
+    Rating.objects.bulk_create(
+        Rating(tournament_id=t, bot_version_id=v, mu=25.0, sigma=8.333, ordinal=0.0)
+        for t in range(1, 11)
+        for v in ids
+    )
+
+
+def platform_rows(games: int, versions: str) -> list[str]:
+    """The same games as the analytics rows in the platform's own tables, which the ratings
+    page reads: finished games with their length and match time, their seats, and a rating
+    change per seat (σ shrinking with the game's number)."""
+    version = VERSION.format(versions=versions)
+    return [
+        f"""INSERT INTO games_game (id, tournament_id, number, "table", seed, options, status,
+                attempts, worker, error, error_detail, finished_at, match_ms, engine_version,
+                rules_version, record, stats, rated, actions)
+            SELECT g, 1 + g % 10, g, 0, g, '{{}}', 'finished', 1, 'bench', '', '',
+                   now() - g * interval '1 second', 300 + (g * 13) % 900, '', '', NULL, '{{}}',
+                   true, CASE WHEN g % 2 = 0 THEN 60 + (g * 17) % 90 ELSE 120 + (g * 11) % 80 END
+            FROM generate_series(1, {games}) g""",
+        f"SELECT setval(pg_get_serial_sequence('games_game', 'id'), {games})",
+        f"""INSERT INTO games_gameseat (game_id, seat, bot_version_id, score, rank, rating_rank,
+                winner, status, fault_count, faults, details, stderr)
+            SELECT g, s, {version}, 10 + (g * 37 + s * 11) % 60, 1 + (s + g) % 4,
+                   1 + (s + g) % 4, (s + g) % 4 = 0,
+                   CASE WHEN {FAULTED} THEN 'faulted' ELSE 'ok' END,
+                   CASE WHEN {FAULTED} THEN 1 ELSE 0 END, '[]', '{{}}', ''
+            FROM generate_series(1, {games}) g, generate_series(0, 3) s""",
+        """INSERT INTO ratings_ratingchange (rating_id, game_id, mu_before, sigma_before, mu,
+                sigma, ordinal)
+            SELECT r.id, s.game_id, x.mu - 0.1, x.sigma + 0.01, x.mu, x.sigma,
+                   x.mu - 3 * x.sigma
+            FROM games_gameseat s
+            JOIN games_game g ON g.id = s.game_id
+            JOIN ratings_rating r
+              ON r.tournament_id = g.tournament_id AND r.bot_version_id = s.bot_version_id
+            CROSS JOIN LATERAL (
+                SELECT 25 + (s.bot_version_id % 12) / 4.0 + ((s.game_id * 31) % 100) / 50.0
+                       AS mu,
+                       1 + 7.333 / sqrt(1 + g.number / 1000.0) AS sigma) x""",
+    ]
 
 
 def generate(seats: int) -> None:
@@ -81,14 +150,16 @@ def generate(seats: int) -> None:
     from django.db import connection
 
     games = seats // 4
-    versions = bot_versions()
+    owner, versions = bot_versions()
+    tournaments_and_ratings(owner, versions)
     statements = [
+        *platform_rows(games, versions),
         f"""INSERT INTO games_analyticsseat (game_id, seat, title, tournament_id, players,
                 bot_version_id, score, rank, win_share, faulted, finished_at)
             SELECT g, s, CASE WHEN g % 2 = 0 THEN 'citadels' ELSE 'praga' END, 1 + g % 10, 4,
-                   ({versions})[1 + (g * 7 + s * 3) % 12], 10 + (g * 37 + s * 11) % 60,
+                   {VERSION.format(versions=versions)}, 10 + (g * 37 + s * 11) % 60,
                    1 + (s + g) % 4,
-                   CASE WHEN (s + g) % 4 = 0 THEN 1.0 ELSE 0.0 END, false,
+                   CASE WHEN (s + g) % 4 = 0 THEN 1.0 ELSE 0.0 END, {FAULTED},
                    now() - g * interval '1 second'
             FROM generate_series(1, {games}) g, generate_series(0, 3) s""",
         f"""INSERT INTO games_analyticsfact (game_id, seat, kind, subject, value, detail, facts)
@@ -198,6 +269,51 @@ def naive_facts(sel, kind: str) -> dict:
     return counts
 
 
+def naive_ratings(sel) -> dict:
+    """The head-to-head matrix the naive way: the selection's seat rows into Python, each
+    game's seats paired there (seat pairs, A above B, level) for every two different bots."""
+    from arena.games.models import GameSeat
+    from dashboards.queries_ratings import selected_games
+
+    by_game = defaultdict(list)
+    for game, bot, rank in GameSeat.objects.filter(game__in=selected_games(sel)).values_list(
+        "game_id", "bot_version__bot_id", "rank"
+    ):
+        by_game[game].append((bot, rank))
+    cells = defaultdict(lambda: [0, 0, 0])
+    for seats in by_game.values():
+        for bot_a, rank_a in seats:
+            for bot_b, rank_b in seats:
+                if bot_a != bot_b:
+                    cell = cells[(bot_a, bot_b)]
+                    cell[0] += 1
+                    cell[1] += rank_a < rank_b
+                    cell[2] += rank_a == rank_b
+    return cells
+
+
+def ratings_queries(sel, repeat: int) -> None:
+    """The median time of each query the ratings page runs, to say which one costs it."""
+    from dashboards import queries_ratings as q
+    from dashboards import tables_ratings
+
+    played = q.bot_games(sel)
+    drawn = tables_ratings.chosen_bots(sel, played, q.DEFAULT_BOTS)
+    met = drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])
+    steps = {
+        "games_in": lambda: q.games_in(sel),
+        "seat_counts": lambda: q.seat_counts(sel),
+        "length_counts": lambda: q.length_counts(sel),
+        "rating_history": lambda: q.rating_history(sel, drawn, most=q.HISTORY_POINTS),
+        "games_met": lambda: q.games_met(sel, met),
+        "head_to_head": lambda: q.head_to_head(sel, met),
+        "rating_version": q.rating_version,
+    }
+    print("ratings page, median per query: " + ", ".join(
+        f"{name} {statistics.median(timed(step, repeat)):.1f} ms" for name, step in steps.items()
+    ))  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seats", type=int, default=1_000_000)
@@ -209,6 +325,7 @@ def main() -> None:
     setup_django(fresh=not args.reuse)
     from dashboards import tables
     from dashboards.queries import Selection
+    from dashboards.queries_ratings import RatingsSelection
 
     started = time.perf_counter()
     if not args.reuse:
@@ -226,6 +343,7 @@ def main() -> None:
         "seats": (Selection("citadels"), lambda s: naive_seats(s)),
         "characters": (Selection("citadels"), lambda s: naive_facts(s, "held")),
         "cranes": (Selection("praga"), lambda s: naive_facts(s, "take")),
+        "ratings": (RatingsSelection("citadels"), naive_ratings),
     }
     print(f"{'page':<12}{'uncached p95':>14}{'median':>9}{'cached p95':>12}{'naive ORM':>11}"
           f"{'naive/SQL':>11}")  # fmt: skip
@@ -238,6 +356,7 @@ def main() -> None:
             f"{name:<12}{p95(uncached):>12.1f}ms{statistics.median(uncached):>7.1f}ms"
             f"{p95(cached):>10.2f}ms{slow:>9.0f}ms{slow / statistics.median(uncached):>10.1f}x"
         )
+    ratings_queries(pages["ratings"][0], max(3, args.repeat // 2))
 
 
 if __name__ == "__main__":

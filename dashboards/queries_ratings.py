@@ -15,9 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import Exists, F, IntegerField, OuterRef
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models import Exists, F, OuterRef
 
 from .queries import Selection, SelectionError, _option_value, _rows, selection_from
 
@@ -25,6 +23,9 @@ from .queries import Selection, SelectionError, _option_value, _rows, selection_
 DEFAULT_BOTS = 6
 HEAD_TO_HEAD_BOTS = 12
 MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not be readable
+# A drawn rating line keeps at most about this many games (and every version change): the
+# cached page is unpickled on every read: 7.5 ms with 500 a line for 6 bots, 4 ms with 200.
+HISTORY_POINTS = 200
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
 
@@ -108,7 +109,10 @@ def _sql(games, columns: tuple[str, ...]) -> tuple[str, list]:
     Django knows the selection is empty without asking (a filter value no column can hold,
     such as a player count beyond the column's range)."""
     try:
-        sql, params = games.values(*columns).query.sql_with_params()
+        # Without the model's ordering: a sub-query for IN (…) sorted every selected game
+        # by its tournament's creation and its number, for nothing (a fifth of the rating
+        # history's time at 100,000 seats, bench/dashboards.py).
+        sql, params = games.order_by().values(*columns).query.sql_with_params()
     except EmptyResultSet:
         return "SELECT " + ", ".join(
             f"CAST(NULL AS INTEGER) AS {c}" for c in columns
@@ -128,47 +132,86 @@ def games_in(sel: Selection) -> int:
     return selected_games(sel).count()
 
 
-def bot_games(sel: Selection) -> list[dict]:
-    """Per bot: its name, owner and the seat-games it played in the selection, most first."""
-    games, params = _games(sel)
+def seat_counts(sel: Selection) -> list[dict]:
+    """The selection's seats in one scan, counted per player count, bot version, final
+    score and seat status (with the version's bot, its name, owner and number), and their
+    faults: what :func:`bot_games`, :func:`faults`, :func:`score_range` and
+    :func:`score_bins` add up, so that the page reads the seats once instead of four times."""
+    games, params = _sql(
+        selected_games(sel).annotate(players=F("tournament__seats")), ("id", "players")
+    )
     return _rows(
-        f"""SELECT v.bot_id, b.name AS bot, u.username AS owner, COUNT(*) AS seat_games
-            FROM games_gameseat s
-            JOIN bots_botversion v ON v.id = s.bot_version_id
+        f"""SELECT c.players, c.bot_version_id, v.bot_id, b.name AS bot, u.username AS owner,
+                   v.number AS version, c.score, c.status, c.seats, c.faults
+            FROM (SELECT sg.players, s.bot_version_id, s.score, s.status, COUNT(*) AS seats,
+                         SUM(s.fault_count) AS faults
+                  FROM games_gameseat s JOIN ({games}) sg ON sg.id = s.game_id
+                  GROUP BY sg.players, s.bot_version_id, s.score, s.status) c
+            JOIN bots_botversion v ON v.id = c.bot_version_id
             JOIN bots_bot b ON b.id = v.bot_id
-            JOIN auth_user u ON u.id = b.owner_id
-            WHERE s.game_id IN ({games})
-            GROUP BY v.bot_id, b.name, u.username
-            ORDER BY seat_games DESC, v.bot_id""",
+            JOIN auth_user u ON u.id = b.owner_id""",
         params,
     )
+
+
+def bot_games(sel: Selection, counts: list[dict] | None = None) -> list[dict]:
+    """Per bot: its name, owner and the seat-games it played in the selection, most first
+    (from ``counts``, the selection's :func:`seat_counts`, when given)."""
+    found: dict[int, dict] = {}
+    for r in seat_counts(sel) if counts is None else counts:
+        bot = found.setdefault(
+            r["bot_id"],
+            {"bot_id": r["bot_id"], "bot": r["bot"], "owner": r["owner"], "seat_games": 0},
+        )
+        bot["seat_games"] += r["seats"]
+    return sorted(found.values(), key=lambda r: (-r["seat_games"], r["bot_id"]))
 
 
 # -- ratings ----------------------------------------------------------------------------
 
 
-def rating_history(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
+def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = None) -> list[dict]:
     """For each of ``bots``: its rating after each rated game of the selection, in the order
     the games finished (``game_index`` counts from 1 per bot), with the version that played
-    it and the tournament whose rating it is."""
+    it and the tournament whose rating it is.
+
+    Given ``most``, a bot's series of n games keeps every k-th game (k = ceil(n / most),
+    from its first), its last, and each game whose version differs from the game before
+    (where :func:`version_changes` puts a marker): a drawn line of a few hundred points
+    instead of every game, chosen in SQL so that the rest never reaches Python."""
     if not bots:
         return []
     source, source_params = rating_history_source()
     games, params = _games(sel)
+    kept, kept_params = "", []
+    if most is not None:
+        kept = """WHERE (r.game_index - 1) %% ((r.n + %s - 1) / %s) = 0 OR r.game_index = r.n
+                     OR r.previous_version <> r.bot_version_id"""
+        kept_params = [int(most), int(most)]
     return _rows(
-        f"""SELECT v.bot_id, b.name AS bot, h.bot_version_id, v.number AS version,
+        f"""SELECT {", ".join(f"r.{c}" for c in HISTORY_COLUMNS)} FROM (
+            SELECT v.bot_id, b.name AS bot, h.bot_version_id, v.number AS version,
                    v.created AS version_uploaded, g.tournament_id, h.game_id, g.number AS game,
                    g.finished_at, h.mu, h.sigma, h.ordinal,
-                   ROW_NUMBER() OVER (PARTITION BY v.bot_id
-                                      ORDER BY g.finished_at, h.game_id) AS game_index
+                   ROW_NUMBER() OVER series AS game_index,
+                   COUNT(*) OVER (PARTITION BY v.bot_id) AS n,
+                   LAG(h.bot_version_id) OVER series AS previous_version
             FROM ({source}) h
             JOIN games_game g ON g.id = h.game_id
             JOIN bots_botversion v ON v.id = h.bot_version_id
             JOIN bots_bot b ON b.id = v.bot_id
             WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})
-            ORDER BY v.bot_id, game_index""",
-        [*source_params, *bots, *params],
+            WINDOW series AS (PARTITION BY v.bot_id ORDER BY g.finished_at, h.game_id)) r
+            {kept}
+            ORDER BY r.bot_id, r.game_index""",
+        [*source_params, *bots, *params, *kept_params],
     )
+
+
+HISTORY_COLUMNS = (
+    "bot_id", "bot", "bot_version_id", "version", "version_uploaded", "tournament_id",
+    "game_id", "game", "finished_at", "mu", "sigma", "ordinal", "game_index",
+)  # fmt: skip
 
 
 def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
@@ -213,90 +256,90 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
 # -- distributions ------------------------------------------------------------------------
 
 
-def score_range(sel: Selection) -> dict:
-    """The lowest and highest final score in the selection (None when it holds none)."""
-    games, params = _games(sel)
-    return _rows(
-        f"""SELECT MIN(s.score) AS low, MAX(s.score) AS high FROM games_gameseat s
-            WHERE s.game_id IN ({games}) AND s.score IS NOT NULL""",
-        params,
-    )[0]
+def score_range(sel: Selection, counts: list[dict] | None = None) -> dict:
+    """The lowest and highest final score in the selection (None when it holds none), from
+    ``counts`` (:func:`seat_counts`) when given."""
+    scores = [r["score"] for r in (seat_counts(sel) if counts is None else counts)]
+    return _span([v for v in scores if v is not None])
 
 
-def score_bins(sel: Selection, width: int) -> list[dict]:
-    """Per player count: seats whose final score falls in each bin [low, low + width)."""
-    games, params = _games(sel)
+def score_bins(sel: Selection, width: int, counts: list[dict] | None = None) -> list[dict]:
+    """Per player count: seats whose final score falls in each bin [low, low + width),
+    from ``counts`` (:func:`seat_counts`) when given."""
+    binned: dict[tuple[int, int], int] = {}
+    for r in seat_counts(sel) if counts is None else counts:
+        if r["score"] is not None:
+            key = (r["players"], _floor(r["score"], width))
+            binned[key] = binned.get(key, 0) + r["seats"]
+    return [{"players": p, "low": low, "seats": n} for (p, low), n in sorted(binned.items())]
+
+
+def _span(values: list[int]) -> dict:
+    return {"low": min(values), "high": max(values)} if values else {"low": None, "high": None}
+
+
+def _floor(value: int, width: int) -> int:
+    """The lower edge of ``value``'s bin of ``width`` (floored for negative values too)."""
+    return value // int(width) * int(width)
+
+
+def length_counts(sel: Selection) -> list[dict]:
+    """The selection's games in one scan, counted per player count and length in actions
+    (the record's seal, the same for every title, stored beside the record as
+    ``Game.actions`` so that no record is read): games, and the number and sum of their
+    match times in ms. What :func:`length_range` and :func:`length_bins` add up."""
+    games, params = _sql(
+        selected_games(sel).annotate(players=F("tournament__seats")),
+        ("players", "actions", "match_ms"),
+    )
     return _rows(
-        f"""SELECT t.seats AS players, {_bin("s.score", width)} AS low, COUNT(*) AS seats
-            FROM games_gameseat s JOIN games_game g ON g.id = s.game_id
-            JOIN tournaments_tournament t ON t.id = g.tournament_id
-            WHERE s.game_id IN ({games}) AND s.score IS NOT NULL
-            GROUP BY t.seats, {_bin("s.score", width)} ORDER BY t.seats, low""",
+        f"""SELECT l.players, l.actions, COUNT(*) AS games, COUNT(l.match_ms) AS timed,
+                   SUM(l.match_ms) AS match_ms
+            FROM ({games}) l WHERE l.actions IS NOT NULL
+            GROUP BY l.players, l.actions""",
         params,
     )
 
 
-def _bin(column: str, width: int) -> str:
-    """The lower edge of ``column``'s bin of ``width`` (an int, never a parameter), floored
-    for negative values as well (integer division truncates toward zero)."""
-    width = int(width)
-    return (
-        f"(CASE WHEN {column} >= 0 THEN {column} / {width} "
-        f"ELSE -((-{column} + {width - 1}) / {width}) END) * {width}"
-    )
+def length_range(sel: Selection, counts: list[dict] | None = None) -> dict:
+    """The fewest and most actions a selected game took (None when none is recorded), from
+    ``counts`` (:func:`length_counts`) when given."""
+    return _span([r["actions"] for r in (length_counts(sel) if counts is None else counts)])
 
 
-def _lengths(sel: Selection) -> tuple[str, list]:
-    """Per selected game: its player count, its length in actions (the record's seal, the
-    same for every title) and its match time in ms."""
-    games = selected_games(sel).annotate(
-        players=F("tournament__seats"),
-        actions=Cast(KT("record__final__actions"), IntegerField()),
-    )
-    return _sql(games, ("id", "players", "actions", "match_ms"))
-
-
-def length_range(sel: Selection) -> dict:
-    """The fewest and most actions a selected game took (None when none is recorded)."""
-    lengths, params = _lengths(sel)
-    return _rows(
-        f"""SELECT MIN(l.actions) AS low, MAX(l.actions) AS high FROM ({lengths}) l
-            WHERE l.actions IS NOT NULL""",
-        params,
-    )[0]
-
-
-def length_bins(sel: Selection, width: int) -> list[dict]:
+def length_bins(sel: Selection, width: int, counts: list[dict] | None = None) -> list[dict]:
     """Per player count: games whose length in actions falls in each bin, and their average
-    match time in ms."""
-    lengths, params = _lengths(sel)
-    return _rows(
-        f"""SELECT l.players, {_bin("l.actions", width)} AS low,
-                   COUNT(*) AS games, AVG(l.match_ms) AS average_ms
-            FROM ({lengths}) l WHERE l.actions IS NOT NULL
-            GROUP BY l.players, {_bin("l.actions", width)} ORDER BY l.players, low""",
-        params,
-    )
+    match time in ms (None when none was timed); from ``counts`` (:func:`length_counts`)
+    when given."""
+    binned: dict[tuple[int, int], list[int]] = {}
+    for r in length_counts(sel) if counts is None else counts:
+        bin_ = binned.setdefault((r["players"], _floor(r["actions"], width)), [0, 0, 0])
+        bin_[0] += r["games"]
+        bin_[1] += r["timed"]
+        bin_[2] += int(r["match_ms"] or 0)
+    return [
+        {"players": p, "low": low, "games": n, "average_ms": total / timed if timed else None}
+        for (p, low), (n, timed, total) in sorted(binned.items())
+    ]
 
 
 # -- faults -------------------------------------------------------------------------------
 
 
-def faults(sel: Selection) -> list[dict]:
+def faults(sel: Selection, counts: list[dict] | None = None) -> list[dict]:
     """Per bot version: seat-games in the selection, those with a fault (faulted or
-    disqualified) and those disqualified, and the faults counted."""
-    games, params = _games(sel)
-    return _rows(
-        f"""SELECT v.bot_id, b.name AS bot, s.bot_version_id, v.number AS version,
-                   COUNT(*) AS seat_games,
-                   SUM(CASE WHEN s.status <> 'ok' THEN 1 ELSE 0 END) AS faulted,
-                   SUM(CASE WHEN s.status = 'disqualified' THEN 1 ELSE 0 END) AS disqualified,
-                   SUM(s.fault_count) AS faults
-            FROM games_gameseat s
-            JOIN bots_botversion v ON v.id = s.bot_version_id
-            JOIN bots_bot b ON b.id = v.bot_id
-            WHERE s.game_id IN ({games})
-            GROUP BY v.bot_id, b.name, s.bot_version_id, v.number
-            ORDER BY b.name, v.number""",
-        params,
-    )
+    disqualified) and those disqualified, and the faults counted; from ``counts``
+    (:func:`seat_counts`) when given."""
+    found: dict[int, dict] = {}
+    for r in seat_counts(sel) if counts is None else counts:
+        row = found.setdefault(
+            r["bot_version_id"],
+            {"bot_id": r["bot_id"], "bot": r["bot"], "bot_version_id": r["bot_version_id"],
+             "version": r["version"], "seat_games": 0, "faulted": 0, "disqualified": 0,
+             "faults": 0},
+        )  # fmt: skip
+        row["seat_games"] += r["seats"]
+        row["faulted"] += r["seats"] if r["status"] != "ok" else 0
+        row["disqualified"] += r["seats"] if r["status"] == "disqualified" else 0
+        row["faults"] += int(r["faults"] or 0)
+    return sorted(found.values(), key=lambda r: (r["bot"], r["version"]))

@@ -153,7 +153,7 @@ FINISH_GAME = Statement(
     SET {game.status} = {finished}, {game.finished_at} = %s, {game.lease_until} = NULL,
         {game.record} = %s, {game.stats} = %s, {game.engine_version} = %s,
         {game.rules_version} = %s, {game.match_ms} = %s, {game.error} = '',
-        {game.error_detail} = ''
+        {game.error_detail} = '', {game.actions} = %s
     WHERE {game.id} = %s AND {game.status} = {running} AND {game.worker} = %s
     RETURNING {game.id}
 """,

@@ -166,10 +166,19 @@ def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult) -> Rows:
             str(record.get("engine_version", "")),
             str(record.get("rules_version", "")),
             played.match_ms,
+            recorded_actions(record),
             job.game_id,
             job.worker,
         ],
     )
+
+
+def recorded_actions(record: dict) -> int | None:
+    """The game's length in actions as its record's seal holds it (``final.actions``, see
+    engine/core/records.py); None for a record without a seal."""
+    final = record.get("final") if isinstance(record, dict) else None
+    actions = final.get("actions") if isinstance(final, dict) else None
+    return actions if isinstance(actions, int) and not isinstance(actions, bool) else None
 
 
 def save_seats(cursor, game_id: int, seats: list[SeatResult]) -> None:

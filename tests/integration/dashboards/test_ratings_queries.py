@@ -6,8 +6,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
-from arena.ratings.models import RatingChange
+from arena.ratings.models import Rating, RatingChange
 from dashboards import queries_ratings as q
 from dashboards import tables
 from dashboards.queries import _option_value
@@ -99,6 +100,49 @@ def test_rating_history_equals_the_rating_changes_in_the_order_the_games_finishe
                 for i, (_, game, ordinal, mu, _) in enumerate(rows)
             ]
         assert all(r["sigma"] > 0 for r in q.rating_history(sel, bots))
+
+
+def a_new_version_took_over(bot: int, games: list[int], first: int, last: int) -> None:
+    """Re-assign the bot's rated games ``first`` to ``last`` (0-based, in finishing order
+    among ``games``) to a new version of it: two version changes in its series."""
+    changes = list(
+        RatingChange.objects.filter(rating__bot_version__bot_id=bot, game_id__in=games)
+        .select_related("rating__bot_version")
+        .order_by("game__finished_at", "game_id")
+    )
+    old = changes[first].rating
+    newer = BotVersion.objects.create(
+        bot_id=bot, number=old.bot_version.number + 100, kind=BotVersion.Kind.BUILTIN,
+        builtin_name=old.bot_version.builtin_name,
+    )  # fmt: skip
+    rating = Rating.objects.create(
+        tournament_id=old.tournament_id, bot_version=newer, mu=25.0, sigma=8.0, ordinal=1.0
+    )
+    moved = [c.pk for c in changes[first : last + 1] if c.rating.tournament_id == old.tournament_id]
+    RatingChange.objects.filter(pk__in=moved).update(rating=rating)
+
+
+def test_a_thinned_rating_history_keeps_every_kth_game_the_last_and_each_version_change(history):
+    sel = RatingsSelection("citadels")
+    games = selected(sel)
+    bots = some_bots(games, most=3)
+    a_new_version_took_over(bots[0], [g.pk for g in games], 7, 12)
+    full = q.rating_history(sel, bots)
+    assert len(version_changes(full)) >= 2
+    for most in (1, 4, 10, 10_000):
+        expected = []
+        for bot in bots:
+            series = [r for r in full if r["bot_id"] == bot]
+            step = -(-len(series) // most)
+            expected += [
+                r for i, r in enumerate(series)
+                if i % step == 0 or i == len(series) - 1
+                or (i > 0 and series[i - 1]["bot_version_id"] != r["bot_version_id"])
+            ]  # fmt: skip
+        thinned = q.rating_history(sel, bots, most=most)
+        assert thinned == expected, most
+        assert version_changes(thinned) == version_changes(full), most
+        assert max(sum(r["bot_id"] == b for r in thinned) for b in bots) <= most + 3
 
 
 def test_head_to_head_equals_a_recount_of_the_ranks_at_each_table(history):

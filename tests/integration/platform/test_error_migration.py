@@ -2,38 +2,20 @@
 ``error``; the migration that adds error_detail moves it there."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from tests.factories import make_builtin, make_tournament, make_user
+from tests.support.migrations import around, migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def the_migration():
-    """(the migration before, the one adding error_detail), found by name: the numbers may
-    change when branches are merged."""
-    loader = MigrationExecutor(connection).loader
-    (after,) = [
-        k for k in loader.disk_migrations if k[0] == "games" and k[1].endswith("_error_detail")
-    ]
-    (before,) = [d for d in loader.disk_migrations[after].dependencies if d[0] == "games"]
-    return before, after
 
 
 TRACEBACK = 'Traceback (most recent call last):\n  File "/srv/arena/workers/tasks.py", line 40'
 
 
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.migrate([target])
-    return executor.loader.project_state([target]).apps
-
-
 def test_an_old_traceback_leaves_the_public_error(toy_title):
     alice = make_user("alice")
     tournament = make_tournament(alice, [make_builtin(alice), make_builtin(alice)])
-    before, after = the_migration()
+    before, after = around("games", "_error_detail")
     try:
         old = migrate(before).get_model("games", "Game")
         kept = old.objects.create(tournament_id=tournament.pk, number=1, seed=1, error=TRACEBACK)
@@ -47,5 +29,4 @@ def test_an_old_traceback_leaves_the_public_error(toy_title):
         untouched = new.objects.get(pk=plain.pk)
         assert (untouched.error, untouched.error_detail) == ("tournament cancelled", "")
     finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_latest()

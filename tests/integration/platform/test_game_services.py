@@ -86,6 +86,24 @@ def test_storing_a_result_twice_changes_nothing_the_second_time(started):
 
 
 @pytest.mark.parametrize("title", ["citadels", "praga"])
+def test_a_stored_game_keeps_its_length_as_its_record_seal_says(title):
+    """The dashboards' game lengths read Game.actions, never the record: the store writes
+    the seal's count, and a game not yet stored has none."""
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title=title) for _ in range(2)]
+    tournament = make_tournament(alice, versions, title=title, seats=2, rounds=1)
+    tournaments.start_tournament(tournament.pk)
+    game, waiting = Game.objects.filter(tournament=tournament).order_by("number")[:2]
+    job = services.claim_game(game.pk, worker="w")
+    assert services.store_game_result(job, play(job)) is True
+    game.refresh_from_db()
+    waiting.refresh_from_db()
+    assert game.actions == game.record["final"]["actions"] == len(game.record["actions"])
+    assert game.actions > 0
+    assert waiting.actions is None
+
+
+@pytest.mark.parametrize("title", ["citadels", "praga"])
 def test_a_second_store_of_a_real_title_rolls_back_its_analytics_rows_too(title):
     """The store writes seats and analytics rows before it reads whether the game was still
     running; a second delivery must roll all of that back and fail on none of it."""
