@@ -382,8 +382,8 @@ class TournamentViewSet(
 # -- games -----------------------------------------------------------------------------------
 
 
-# What a listed seat shows, its ``bot`` label (BotVersion.label) included: only these columns
-# of the seat and its joined rows are read.
+# What a listed seat shows: only these columns of the seat are read (its ``bot`` label comes
+# from the versions prefetched beside it).
 SEAT_LISTED = (
     "game_id", "seat", "bot_version_id", "score", "rank", "winner", "status", "fault_count",
     "faults",
