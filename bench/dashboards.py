@@ -297,7 +297,7 @@ def ratings_queries(sel, repeat: int) -> None:
     from dashboards import queries_ratings as q
     from dashboards import tables_ratings
 
-    played = q.bot_games(sel)
+    played = q.bot_games(q.seat_counts(sel))
     drawn = tables_ratings.chosen_bots(sel, played, q.DEFAULT_BOTS)
     met = drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])
     steps = {

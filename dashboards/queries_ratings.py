@@ -154,11 +154,11 @@ def seat_counts(sel: Selection) -> list[dict]:
     )
 
 
-def bot_games(sel: Selection, counts: list[dict] | None = None) -> list[dict]:
-    """Per bot: its name, owner and the seat-games it played in the selection, most first
-    (from ``counts``, the selection's :func:`seat_counts`, when given)."""
+def bot_games(seats: list[dict]) -> list[dict]:
+    """Per bot: its name, owner and the seat-games it played, most first, from the
+    selection's :func:`seat_counts`."""
     found: dict[int, dict] = {}
-    for r in seat_counts(sel) if counts is None else counts:
+    for r in seats:
         bot = found.setdefault(
             r["bot_id"],
             {"bot_id": r["bot_id"], "bot": r["bot"], "owner": r["owner"], "seat_games": 0},
@@ -256,18 +256,17 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
 # -- distributions ------------------------------------------------------------------------
 
 
-def score_range(sel: Selection, counts: list[dict] | None = None) -> dict:
-    """The lowest and highest final score in the selection (None when it holds none), from
-    ``counts`` (:func:`seat_counts`) when given."""
-    scores = [r["score"] for r in (seat_counts(sel) if counts is None else counts)]
-    return _span([v for v in scores if v is not None])
+def score_range(seats: list[dict]) -> dict:
+    """The lowest and highest final score (None when there is none), from the selection's
+    :func:`seat_counts`."""
+    return _span([r["score"] for r in seats if r["score"] is not None])
 
 
-def score_bins(sel: Selection, width: int, counts: list[dict] | None = None) -> list[dict]:
+def score_bins(seats: list[dict], width: int) -> list[dict]:
     """Per player count: seats whose final score falls in each bin [low, low + width),
-    from ``counts`` (:func:`seat_counts`) when given."""
+    from the selection's :func:`seat_counts`."""
     binned: dict[tuple[int, int], int] = {}
-    for r in seat_counts(sel) if counts is None else counts:
+    for r in seats:
         if r["score"] is not None:
             key = (r["players"], _floor(r["score"], width))
             binned[key] = binned.get(key, 0) + r["seats"]
@@ -301,18 +300,17 @@ def length_counts(sel: Selection) -> list[dict]:
     )
 
 
-def length_range(sel: Selection, counts: list[dict] | None = None) -> dict:
+def length_range(lengths: list[dict]) -> dict:
     """The fewest and most actions a selected game took (None when none is recorded), from
-    ``counts`` (:func:`length_counts`) when given."""
-    return _span([r["actions"] for r in (length_counts(sel) if counts is None else counts)])
+    the selection's :func:`length_counts`."""
+    return _span([r["actions"] for r in lengths])
 
 
-def length_bins(sel: Selection, width: int, counts: list[dict] | None = None) -> list[dict]:
+def length_bins(lengths: list[dict], width: int) -> list[dict]:
     """Per player count: games whose length in actions falls in each bin, and their average
-    match time in ms (None when none was timed); from ``counts`` (:func:`length_counts`)
-    when given."""
+    match time in ms (None when none was timed); from the selection's :func:`length_counts`."""
     binned: dict[tuple[int, int], list[int]] = {}
-    for r in length_counts(sel) if counts is None else counts:
+    for r in lengths:
         bin_ = binned.setdefault((r["players"], _floor(r["actions"], width)), [0, 0, 0])
         bin_[0] += r["games"]
         bin_[1] += r["timed"]
@@ -326,12 +324,11 @@ def length_bins(sel: Selection, width: int, counts: list[dict] | None = None) ->
 # -- faults -------------------------------------------------------------------------------
 
 
-def faults(sel: Selection, counts: list[dict] | None = None) -> list[dict]:
-    """Per bot version: seat-games in the selection, those with a fault (faulted or
-    disqualified) and those disqualified, and the faults counted; from ``counts``
-    (:func:`seat_counts`) when given."""
+def faults(seats: list[dict]) -> list[dict]:
+    """Per bot version: seat-games, those with a fault (faulted or disqualified) and those
+    disqualified, and the faults counted; from the selection's :func:`seat_counts`."""
     found: dict[int, dict] = {}
-    for r in seat_counts(sel) if counts is None else counts:
+    for r in seats:
         row = found.setdefault(
             r["bot_version_id"],
             {"bot_id": r["bot_id"], "bot": r["bot"], "bot_version_id": r["bot_version_id"],

@@ -24,7 +24,7 @@ def ratings(sel) -> dict:
     """μ − 3σ over games for the chosen bots with their version changes, the head-to-head
     matrix, the score and game-length distributions and fault rates per bot version."""
     seats, lengths = q.seat_counts(sel), q.length_counts(sel)  # each read once
-    played = q.bot_games(sel, seats)
+    played = q.bot_games(seats)
     names = {r["bot_id"]: f"{r['owner']}/{r['bot']}" for r in played}
     drawn = chosen_bots(sel, played, q.DEFAULT_BOTS)
     history = [_history_row(r, names) for r in q.rating_history(sel, drawn, most=q.HISTORY_POINTS)]
@@ -46,9 +46,9 @@ def ratings(sel) -> dict:
         "version_changes": version_changes(history),
         "head_to_head_games": q.games_met(sel, matched),
         "head_to_head": [_meeting(r, names) for r in q.head_to_head(sel, matched)],
-        "score_distribution": _distribution(sel, seats, q.score_range, q.score_bins, "seats"),
-        "game_lengths": _distribution(sel, lengths, q.length_range, q.length_bins, "games"),
-        "faults": [_fault_row(r, names) for r in q.faults(sel, seats)],
+        "score_distribution": _distribution(seats, q.score_range, q.score_bins, "seats"),
+        "game_lengths": _distribution(lengths, q.length_range, q.length_bins, "games"),
+        "faults": [_fault_row(r, names) for r in q.faults(seats)],
     }
 
 
@@ -115,11 +115,11 @@ def bin_width(low, high) -> int:
     return max(1, math.ceil((high - low + 1) / q.BINS))
 
 
-def _distribution(sel, counts: list[dict], span, bins, counted: str) -> list[dict]:
-    found = span(sel, counts)
+def _distribution(counts: list[dict], span, bins, counted: str) -> list[dict]:
+    found = span(counts)
     width = bin_width(found["low"], found["high"])
     rows = []
-    for r in bins(sel, width, counts) if found["low"] is not None else []:
+    for r in bins(counts, width) if found["low"] is not None else []:
         row = {"players": r["players"], "from": r["low"], "to": r["low"] + width - 1,
                counted: r[counted]}  # fmt: skip
         if "average_ms" in r:
