@@ -156,10 +156,10 @@ def _read_title_ratings(trip: RoundTrip, games) -> tuple[dict[int, Rows], Rows]:
     for _, seats in games:
         versions.setdefault(len(seats), set()).update(s.bot_version_id for s in seats)
     prior = MODEL.rating()
+    prior_values = [prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma)]
     read = {}
     for players, ids in sorted(versions.items()):
         text, among_ids = among(statements.TITLE_RATINGS_MISSING, sorted(ids))
-        prior_values = [prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma)]
         trip.cursor.execute(text, [players, *prior_values, players, *among_ids])
         locked = statements.title_ratings()
         text, among_ids = among(locked.text, sorted(ids))
