@@ -284,25 +284,47 @@ CHANGE_COLUMNS = columns(
 
 
 # -- title ratings -----------------------------------------------------------------------
-# Each takes the seats' bot versions last, where ``{among}`` stands (``arena.sql.among``).
+# The tournament's games the ratable read rates now: finished, not rated, and before its
+# first game still open. Read with the ratable read, in the same round trip, so the title
+# ratings cost none of their own; bounded by number on the index (tournament, rated,
+# number), it reads no game after the first open one, however long the tournament.
+_RATABLE_GAMES = """
+    SELECT g.{game.id} FROM {game} g
+    WHERE g.{game.tournament} = %s AND NOT g.{game.rated} AND g.{game.status} = {finished}
+      AND g.{game.number} < COALESCE(
+          (SELECT u.{game.number} FROM {game} u
+           WHERE u.{game.tournament} = %s AND NOT u.{game.rated}
+             AND u.{game.status} NOT IN ({done})
+           ORDER BY u.{game.number} LIMIT 1), 2147483647)
+"""
+_RATABLE_VERSIONS = (
+    "SELECT DISTINCT s.{seat.bot_version} AS version FROM {seat} s WHERE s.{seat.game} IN ("
+    + _RATABLE_GAMES
+    + ")"
+)
 
 TITLE_RATINGS_MISSING = build(
     """
     INSERT INTO {title} ({title.bot}, {title.players}, {title.bot_version}, {title.mu},
                          {title.sigma}, {title.ordinal}, {title.games}, {title.wins},
                          {title.faulted_games})
-    SELECT v.{version.bot}, %s, v.{version.id}, %s, %s, %s, 0, 0, 0
-    FROM {version} v
+    WITH seated AS MATERIALIZED ("""
+    + _RATABLE_VERSIONS
+    + """)
+    SELECT v.{version.bot}, c.{tournament.seats}, v.{version.id}, %s, %s, %s, 0, 0, 0
+    FROM seated JOIN {version} v ON v.{version.id} = seated.version
+    JOIN {tournament} c ON c.{tournament.id} = %s
     WHERE NOT EXISTS (SELECT 1 FROM {title} t
-                      WHERE t.{title.bot} = v.{version.bot} AND t.{title.players} = %s)
-      AND v.{version.id} {{among}}
+                      WHERE t.{title.bot} = v.{version.bot}
+                        AND t.{title.players} = c.{tournament.seats})
     ON CONFLICT ({title.bot}, {title.players}) DO NOTHING
 """,
     **NAMES,
 )
-"""A title rating at the prior for each bot of these versions that has none at this player
-count (the NOT EXISTS first, so a bot that has one draws no id from the sequence).
-Parameters: players, the prior's mu, sigma and ordinal, players, the versions."""
+"""A title rating at the prior, at the tournament's player count, for each bot seated in the
+games about to be rated that has none (the NOT EXISTS first, so a bot that has one draws no
+id from the sequence). Parameters: the tournament twice, the prior's mu, sigma and ordinal,
+the tournament."""
 
 
 class TitleRatingRow(NamedTuple):
@@ -311,6 +333,7 @@ class TitleRatingRow(NamedTuple):
     bot_version_id: int
     id: int
     bot_id: int
+    players: int
     mu: float
     sigma: float
     ordinal: float
@@ -322,11 +345,15 @@ class TitleRatingRow(NamedTuple):
 
 _TITLE_RATINGS = build(
     """
-    SELECT v.{version.id}, t.{title.id}, t.{title.bot}, t.{title.mu}, t.{title.sigma},
-           t.{title.ordinal}, t.{title.games}, t.{title.wins}, t.{title.faulted_games},
-           t.{title.bot_version}
-    FROM {title} t JOIN {version} v ON v.{version.bot} = t.{title.bot}
-    WHERE t.{title.players} = %s AND v.{version.id} {{among}}
+    WITH seated AS MATERIALIZED ("""
+    + _RATABLE_VERSIONS
+    + """)
+    SELECT v.{version.id}, t.{title.id}, t.{title.bot}, t.{title.players}, t.{title.mu},
+           t.{title.sigma}, t.{title.ordinal}, t.{title.games}, t.{title.wins},
+           t.{title.faulted_games}, t.{title.bot_version}
+    FROM seated JOIN {version} v ON v.{version.id} = seated.version
+    JOIN {tournament} c ON c.{tournament.id} = %s
+    JOIN {title} t ON t.{title.bot} = v.{version.bot} AND t.{title.players} = c.{tournament.seats}
     ORDER BY t.{title.id}
 """,
     **NAMES,
@@ -334,9 +361,10 @@ _TITLE_RATINGS = build(
 
 
 def title_ratings() -> Statement:
-    """The title ratings of these versions' bots at a player count, locked in id order (only
-    the rating rows, not the versions), so stores of different competitions that share bots
-    never deadlock. Parameters: players, the versions."""
+    """The title ratings of the bots seated in the games about to be rated, at the
+    tournament's player count, locked in id order (only the rating rows, not the versions),
+    so stores of different competitions that share bots never deadlock. Parameters: the
+    tournament three times."""
     return _title_ratings(for_update("t"))
 
 
@@ -350,15 +378,22 @@ class TitlePoint(NamedTuple):
     game_id: int
 
 
-TITLE_POINTS_OF_GAMES = Statement(
+TITLE_POINTS_OF_RATABLE = Statement(
     build(
-        "SELECT p.{point.title_rating}, p.{point.game} FROM {point} p WHERE p.{point.game} {{among}}",
+        """
+    SELECT p.{point.title_rating}, p.{point.game} FROM {point} p
+    WHERE p.{point.game} IN ("""
+        + _RATABLE_GAMES
+        + """)
+""",
         **NAMES,
     ),
     TitlePoint,
 )
-"""The title history points of these games: a game already in its bots' title ratings (its
-competition was rated again) is not counted twice. Parameters: the game ids."""
+"""The title history points of the games about to be rated: a game already in its bots'
+title ratings (its competition was rated again) is not counted twice. Parameters: the
+tournament twice."""
+
 
 TITLE_RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"]
 TITLE_RATING_COLUMNS = columns(TitleRating, "id", "bot", "players", *TITLE_RATING_FIELDS)

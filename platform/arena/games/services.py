@@ -109,8 +109,8 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     winners, details, stats) and ``record``, ``faults`` / ``seat_status`` / ``stderr`` per
     seat, and ``match_ms``.
 
-    On PostgreSQL the steps up to the ratable read go in one round trip, the rating writes
-    in a second (``arena.sql.RoundTrip``), then Django commits (sending the COMMIT with the
+    On PostgreSQL the steps up to the reads of the ratable games and their title ratings go
+    in one round trip, the rating writes in a second (``arena.sql.RoundTrip``), then Django commits (sending the COMMIT with the
     rating writes saved no CPU: see docs/performance.md); a ladder's top-up and a
     tournament's finish, when there is one, cost a few more statements.
     """
@@ -131,6 +131,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             store_analytics(first.cursor, job, played)
             next_game = tournaments.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
+            titles = ratings.read_title_ratings(first, job.tournament_id)
         if finished.first is None:
             transaction.set_rollback(True)
             log.info("game.store.skipped %s", {"game_id": job.game_id})
@@ -139,7 +140,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             # The next game's outbox row goes with the rating writes; sent on commit.
             tournaments.send_queued(next_game, cursor=second.cursor)
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
-        ratings.rate_titles(pending)
+            ratings.rate_titles(pending, titles, second.cursor)
         ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
             tournaments.top_up_ladder(

@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 
 from arena import statements
 from arena.games.models import Game, GameSeat
-from arena.sql import RoundTrip, Rows, Statement, among, insert_rows, row_timestamp, where_in
+from arena.sql import RoundTrip, Rows, insert_rows, row_timestamp, where_in
 from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 
@@ -70,43 +70,63 @@ class Pending(NamedTuple):
 
 def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pending:
     """Rate every finished game not rated yet, in game-number order, stopping at the first
-    game still open, so ratings never depend on which worker finished first. Call inside a
-    transaction; the tournament row lock serialises callers (``locked``: the caller holds it
-    already).
+    game still open, so ratings never depend on which worker finished first; then its bots'
+    title ratings. Call inside a transaction; the tournament row lock serialises callers
+    (``locked``: the caller holds it already).
 
-    A batch of any length costs the same few statements: the ratable read
-    (:func:`read_ratable`, which also checks that rated games form a prefix) and the writes
-    of :func:`rate_ratable`. A worker storing a game sends them in its own round trips
-    (``arena.games.services.store_game_result``)."""
+    A batch of any length costs the same two round trips: the reads (:func:`read_ratable`,
+    which also checks that rated games form a prefix, and :func:`read_title_ratings`), then
+    the writes of :func:`rate_ratable` and :func:`rate_titles`. A worker storing a game
+    sends them in its own two round trips (``arena.games.services.store_game_result``)."""
     if not locked:
         Tournament.objects.select_for_update().get(pk=tournament_id)
     with RoundTrip() as first:
         ratable = read_ratable(first, tournament_id)
+        titles = read_title_ratings(first, tournament_id)
     with RoundTrip() as second:
         pending = rate_ratable(ratable.rows, tournament_id, second.cursor)
-    rate_titles(pending)
+        rate_titles(pending, titles, second.cursor)
     report_invariants(tournament_id, pending.changes, pending.rated_after)
     return pending
 
 
-def rate_titles(pending: Pending) -> int:
+class TitleRead(NamedTuple):
+    """What :func:`read_title_ratings` read, once its round trip is over."""
+
+    ratings: Rows  # statements.TitleRatingRow, one per version seated, locked
+    points: Rows  # statements.TitlePoint: those games' points already written
+
+
+def read_title_ratings(trip: RoundTrip, tournament_id: int) -> TitleRead:
+    """Make the missing title ratings and send the read of those of every bot seated in the
+    tournament's games about to be rated (locked), and of those games' title points: the
+    games the ratable read finds, found the same way, so the title ratings cost no round
+    trip of their own (``bench/store_path.py``: the two
+    they took cost each store 0.3-0.5 ms of the worker's CPU; docs/performance.md)."""
+    prior = MODEL.rating()
+    trip.cursor.execute(
+        statements.TITLE_RATINGS_MISSING,
+        [tournament_id, tournament_id, prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma),
+         tournament_id],
+    )  # fmt: skip
+    return TitleRead(
+        trip.read(statements.title_ratings(), [tournament_id] * 3),
+        trip.read(statements.TITLE_POINTS_OF_RATABLE, [tournament_id] * 2),
+    )
+
+
+def rate_titles(pending: Pending, read: TitleRead, cursor) -> int:
     """Apply the games just rated in their competition to their bots' title ratings (one per
     bot and player count, across every competition and version), with a history point per
-    game and bot that names the version. Rows are locked in id order, after the caller's
-    tournament lock, so stores of different tournaments never deadlock. Returns how many
-    points were written.
-
-    Raw statements in two round trips (read, then write), like the competition's ratings:
-    through the ORM, its six statements cost each store about 8 ms of the worker's CPU, 1 ms
-    this way (``bench/store_path.py``; docs/performance.md)."""
+    game and bot that names the version, and send the writes on ``cursor`` without reading
+    anything back. ``read``: :func:`read_title_ratings`, sent in the round trip before.
+    Returns how many points were written."""
     games = [(game_id, seats) for game_id, seats in pending.games if seats]
     if not games:
         return 0
-    with RoundTrip() as reading:
-        read, seen = _read_title_ratings(reading, games)
-    bot_of = {row.bot_version_id: row.bot_id for rows in read.values() for row in rows.rows}
-    ratings = {(row.bot_id, players): row for players, rows in read.items() for row in rows.rows}
-    seen = {(p.title_rating_id, p.game_id) for p in seen.rows}
+    bot_of = {row.bot_version_id: row.bot_id for row in read.ratings.rows}
+    ratings = {(row.bot_id, row.players): row for row in read.ratings.rows}
+    seen = {(p.title_rating_id, p.game_id) for p in read.points.rows}
     at, points = row_timestamp(timezone.now()), []
     for game_id, seats in games:
         keys = [(bot_of[s.bot_version_id], len(seats)) for s in seats]
@@ -129,43 +149,24 @@ def rate_titles(pending: Pending) -> int:
                 [rating.id, game_id, seat.bot_version_id, rating.mu, rating.sigma,
                  rating.ordinal, at]
             )  # fmt: skip
-    with RoundTrip() as writing:
-        insert_rows(writing.cursor, TitleRatingChange, statements.TITLE_POINT_COLUMNS, points)
+    if points:
+        insert_rows(cursor, TitleRatingChange, statements.TITLE_POINT_COLUMNS, points)
         insert_rows(
-            writing.cursor,
+            cursor,
             TitleRating,
             statements.TITLE_RATING_COLUMNS,
-            [_title_rating_row(r, players) for (_, players), r in ratings.items()],
+            [_title_rating_row(r) for r in ratings.values()],
             statements.TITLE_RATINGS_UPSERT,
         )
     return len(points)
 
 
-def _title_rating_row(rating: statements.TitleRatingRow, players: int) -> list:
+def _title_rating_row(rating: statements.TitleRatingRow) -> list:
     """Its values in ``statements.TITLE_RATING_COLUMNS`` order."""
     return [
-        rating.id, rating.bot_id, players, rating.mu, rating.sigma, rating.ordinal,
+        rating.id, rating.bot_id, rating.players, rating.mu, rating.sigma, rating.ordinal,
         rating.games, rating.wins, rating.faulted_games, rating.last_version_id,
     ]  # fmt: skip
-
-
-def _read_title_ratings(trip: RoundTrip, games) -> tuple[dict[int, Rows], Rows]:
-    """Make the missing title ratings and read (locked) those of every seat's bot, per player
-    count; and the games' points already in a title history."""
-    versions: dict[int, set[int]] = {}
-    for _, seats in games:
-        versions.setdefault(len(seats), set()).update(s.bot_version_id for s in seats)
-    prior = MODEL.rating()
-    prior_values = [prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma)]
-    read = {}
-    for players, ids in sorted(versions.items()):
-        text, among_ids = among(statements.TITLE_RATINGS_MISSING, sorted(ids))
-        trip.cursor.execute(text, [players, *prior_values, players, *among_ids])
-        locked = statements.title_ratings()
-        text, among_ids = among(locked.text, sorted(ids))
-        read[players] = trip.read(Statement(text, locked.row), [players, *among_ids])
-    text, among_ids = among(statements.TITLE_POINTS_OF_GAMES.text, [g for g, _ in games])
-    return read, trip.read(Statement(text, statements.TitlePoint), among_ids)
 
 
 def read_ratable(trip: RoundTrip, tournament_id: int) -> Rows:
