@@ -284,22 +284,17 @@ CHANGE_COLUMNS = columns(
 
 
 # -- title ratings -----------------------------------------------------------------------
-# The tournament's games the ratable read rates now: finished, not rated, and before its
-# first game still open. Read with the ratable read, in the same round trip, so the title
-# ratings cost none of their own; bounded by number on the index (tournament, rated,
-# number), it reads no game after the first open one, however long the tournament.
-_RATABLE_GAMES = """
+# The tournament's finished games not rated yet: those the ratable read rates now (before
+# its first open game) and any finished after that one. Known without the ratable read's
+# result, so the title ratings are read in its round trip and cost none of their own; a
+# partial index holds just these games (``game_finished_unrated``).
+_UNRATED_GAMES = """
     SELECT g.{game.id} FROM {game} g
-    WHERE g.{game.tournament} = %s AND NOT g.{game.rated} AND g.{game.status} = {finished}
-      AND g.{game.number} < COALESCE(
-          (SELECT u.{game.number} FROM {game} u
-           WHERE u.{game.tournament} = %s AND NOT u.{game.rated}
-             AND u.{game.status} NOT IN ({done})
-           ORDER BY u.{game.number} LIMIT 1), 2147483647)
+    WHERE g.{game.tournament} = %s AND g.{game.status} = {finished} AND NOT g.{game.rated}
 """
-_RATABLE_VERSIONS = (
+_UNRATED_VERSIONS = (
     "SELECT DISTINCT s.{seat.bot_version} AS version FROM {seat} s WHERE s.{seat.game} IN ("
-    + _RATABLE_GAMES
+    + _UNRATED_GAMES
     + ")"
 )
 
@@ -309,7 +304,7 @@ TITLE_RATINGS_MISSING = build(
                          {title.sigma}, {title.ordinal}, {title.games}, {title.wins},
                          {title.faulted_games})
     WITH seated AS MATERIALIZED ("""
-    + _RATABLE_VERSIONS
+    + _UNRATED_VERSIONS
     + """)
     SELECT v.{version.bot}, c.{tournament.seats}, v.{version.id}, %s, %s, %s, 0, 0, 0
     FROM seated JOIN {version} v ON v.{version.id} = seated.version
@@ -321,10 +316,10 @@ TITLE_RATINGS_MISSING = build(
 """,
     **NAMES,
 )
-"""A title rating at the prior, at the tournament's player count, for each bot seated in the
-games about to be rated that has none (the NOT EXISTS first, so a bot that has one draws no
-id from the sequence). Parameters: the tournament twice, the prior's mu, sigma and ordinal,
-the tournament."""
+"""A title rating at the prior, at the tournament's player count, for each bot seated in its
+finished games not rated yet that has none (the NOT EXISTS first, so a bot that has one
+draws no id from the sequence). Parameters: the tournament, the prior's mu, sigma and
+ordinal, the tournament."""
 
 
 class TitleRatingRow(NamedTuple):
@@ -346,7 +341,7 @@ class TitleRatingRow(NamedTuple):
 _TITLE_RATINGS = build(
     """
     WITH seated AS MATERIALIZED ("""
-    + _RATABLE_VERSIONS
+    + _UNRATED_VERSIONS
     + """)
     SELECT v.{version.id}, t.{title.id}, t.{title.bot}, t.{title.players}, t.{title.mu},
            t.{title.sigma}, t.{title.ordinal}, t.{title.games}, t.{title.wins},
@@ -361,10 +356,10 @@ _TITLE_RATINGS = build(
 
 
 def title_ratings() -> Statement:
-    """The title ratings of the bots seated in the games about to be rated, at the
-    tournament's player count, locked in id order (only the rating rows, not the versions),
-    so stores of different competitions that share bots never deadlock. Parameters: the
-    tournament three times."""
+    """The title ratings of the bots seated in the tournament's finished games not rated yet,
+    at its player count, locked in id order (only the rating rows, not the versions), so
+    stores of different competitions that share bots never deadlock. Parameters: the
+    tournament twice."""
     return _title_ratings(for_update("t"))
 
 
@@ -378,21 +373,21 @@ class TitlePoint(NamedTuple):
     game_id: int
 
 
-TITLE_POINTS_OF_RATABLE = Statement(
+TITLE_POINTS_OF_UNRATED = Statement(
     build(
         """
     SELECT p.{point.title_rating}, p.{point.game} FROM {point} p
     WHERE p.{point.game} IN ("""
-        + _RATABLE_GAMES
+        + _UNRATED_GAMES
         + """)
 """,
         **NAMES,
     ),
     TitlePoint,
 )
-"""The title history points of the games about to be rated: a game already in its bots'
-title ratings (its competition was rated again) is not counted twice. Parameters: the
-tournament twice."""
+"""The title history points of the tournament's finished games not rated yet: a game
+already in its bots' title ratings (its competition was rated again) is not counted twice.
+Parameters: the tournament."""
 
 
 TITLE_RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "wins", "faulted_games", "bot_version"]

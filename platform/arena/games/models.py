@@ -82,6 +82,14 @@ class Game(models.Model):
                 condition=~models.Q(status__in=["finished", "failed", "void"]),
                 name="game_undone_seed",
             ),
+            # The rating step's work: finished games not rated yet (a handful per running
+            # tournament), so the title ratings' reads find their games and bots without
+            # walking a tournament's games (arena.statements.TITLE_RATINGS_MISSING).
+            models.Index(
+                fields=["tournament"],
+                condition=models.Q(status="finished", rated=False),
+                name="game_finished_unrated",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -99,19 +99,18 @@ class TitleRead(NamedTuple):
 
 def read_title_ratings(trip: RoundTrip, tournament_id: int) -> TitleRead:
     """Make the missing title ratings and send the read of those of every bot seated in the
-    tournament's games about to be rated (locked), and of those games' title points: the
-    games the ratable read finds, found the same way, so the title ratings cost no round
-    trip of their own (``bench/store_path.py``: the two
+    tournament's finished games not rated yet (locked), and of those games' title points.
+    Those games hold every game the ratable read sent before it in ``trip`` will rate, so
+    the title ratings cost no round trip of their own (``bench/store_path.py``: the two
     they took cost each store 0.3-0.5 ms of the worker's CPU; docs/performance.md)."""
     prior = MODEL.rating()
     trip.cursor.execute(
         statements.TITLE_RATINGS_MISSING,
-        [tournament_id, tournament_id, prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma),
-         tournament_id],
-    )  # fmt: skip
+        [tournament_id, prior.mu, prior.sigma, ordinal(prior.mu, prior.sigma), tournament_id],
+    )
     return TitleRead(
-        trip.read(statements.title_ratings(), [tournament_id] * 3),
-        trip.read(statements.TITLE_POINTS_OF_RATABLE, [tournament_id] * 2),
+        trip.read(statements.title_ratings(), [tournament_id] * 2),
+        trip.read(statements.TITLE_POINTS_OF_UNRATED, [tournament_id]),
     )
 
 
