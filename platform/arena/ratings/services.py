@@ -102,7 +102,7 @@ def read_title_ratings(trip: RoundTrip, tournament_id: int) -> TitleRead:
     tournament's finished games not rated yet (locked), and of those games' title points.
     Those games hold every game the ratable read sent before it in ``trip`` will rate, so
     the title ratings cost no round trip of their own (``bench/store_path.py``: the two
-    they took cost each store 0.3-0.5 ms of the worker's CPU; docs/performance.md)."""
+    they took cost each store 0.6-1.2 ms of the worker's CPU; docs/performance.md)."""
     prior = MODEL.rating()
     trip.cursor.execute(
         statements.TITLE_RATINGS_MISSING,
