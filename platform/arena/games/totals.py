@@ -71,8 +71,10 @@ def fold(limit: int | None = None) -> int:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
-            f"EXISTS (SELECT 1 FROM {_table(RatingChange)} WHERE id > COALESCE("
-            f"(SELECT rating_changes FROM {folded_table} WHERE id = 1), 0))"
+            # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
+            # mark a sub-query scanned every rating change (5 ms at 100,000).
+            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > COALESCE("
+            f"(SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)"
         )
         games_pending, changes_pending = cursor.fetchone()
         if not games_pending and not changes_pending:
