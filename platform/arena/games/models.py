@@ -268,7 +268,8 @@ class AnalyticsFolded(models.Model):
     games = models.BigIntegerField(default=0)
     # The last RatingChange id folded into RatingPoint: ratings are applied in game order,
     # sometimes long after a game was stored, so rating changes are folded by their own mark.
-    rating_changes = models.BigIntegerField(default=0)
+    # A database default: a fold of the code before it names only ``games``.
+    rating_changes = models.BigIntegerField(default=0, db_default=0)
 
     def __str__(self) -> str:
         return f"{self.games} games folded"

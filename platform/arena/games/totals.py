@@ -329,16 +329,20 @@ def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
         + _upsert(HeadToHeadTotal, pair_key, ["games", "pairs", "above", "level"])
     )
     lineup_key = [*GAME_FILTER_COLUMNS, "bots"]
+    # The batch's games are picked as in the statements above (the planner takes the batch
+    # for a row or two and probes each game's seats by index): joined to the games after
+    # the line-ups were made, they were compared with every game of the table instead
+    # (250,000 x 20,000 at a million seats).
     lineup_total = (
         f"INSERT INTO {_table(LineupTotal)} ({', '.join(lineup_key)}, games) "
-        f"SELECT {keys}, m.bots, COUNT(*) FROM {of_games} JOIN ("
-        f"SELECT d.game_id, ',' || {_sorted_list('d.bot_id', vendor)} || ',' AS bots "
-        f"FROM (SELECT DISTINCT s.game_id, v.bot_id FROM {seats} s "
-        f"JOIN {versions} v ON v.id = s.bot_version_id "
-        f"WHERE s.game_id IN (SELECT game_id FROM {pending} WHERE batch = %s) "
-        f"ORDER BY s.game_id, v.bot_id) d "
-        f"GROUP BY d.game_id) m ON m.game_id = g.id "
-        f"WHERE g.status = 'finished' GROUP BY {keys}, m.bots"
+        f"SELECT m.title, m.seats, m.tournament_id, m.day, m.bots, COUNT(*) FROM ("
+        f"SELECT d.title, d.seats, d.tournament_id, d.day, "
+        f"',' || {_sorted_list('d.bot_id', vendor)} || ',' AS bots "
+        f"FROM (SELECT DISTINCT {keys} AS day, g.id, v.bot_id FROM {of_games} "
+        f"JOIN {seats} s ON s.game_id = g.id JOIN {versions} v ON v.id = s.bot_version_id "
+        f"WHERE {finished} ORDER BY g.id, v.bot_id) d "
+        f"GROUP BY d.id, d.title, d.seats, d.tournament_id, d.day) m "
+        f"WHERE true GROUP BY m.title, m.seats, m.tournament_id, m.day, m.bots"
         + _upsert(LineupTotal, lineup_key, ["games"])
     )
     return seat_total, length_total, pair_total, lineup_total

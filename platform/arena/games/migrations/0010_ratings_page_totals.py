@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='analyticsfolded',
             name='rating_changes',
-            field=models.BigIntegerField(default=0),
+            field=models.BigIntegerField(default=0, db_default=0),
         ),
         migrations.CreateModel(
             name='GameLengthTotal',
