@@ -298,7 +298,12 @@ def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
     the tournament and the UTC day they finished."""
     pending, games, seats = _table(AnalyticsPending), _table(Game), _table(GameSeat)
     versions, tournaments = _table(BotVersion), _table(Tournament)
-    finished = f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = 'finished'"
+    # A finished game always has its finish time (FINISH_GAME sets both); a row made by
+    # other means without one has no day to be counted under, and is left out.
+    finished = (
+        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = 'finished' "
+        "AND g.finished_at IS NOT NULL"
+    )
     keys = f"t.title, t.seats, g.tournament_id, {_day('g.finished_at', vendor)}"
     of_games = f"{games} g JOIN {tournaments} t ON t.id = g.tournament_id"
 
@@ -404,7 +409,8 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "
         f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.id = c.rating_id "
         f"JOIN {tournaments} t ON t.id = r.tournament_id "
-        f"JOIN {games} g ON g.id = c.game_id "
+        f"JOIN {games} g ON g.id = c.game_id AND g.status = 'finished' "
+        f"AND g.finished_at IS NOT NULL "
         f"LEFT JOIN (SELECT rating_id, CAST(SUM(games) AS BIGINT) AS games FROM {point} "
         f"WHERE rating_id IN (SELECT c.rating_id FROM {_table(RatingChange)} c "
         f"WHERE {changes}) GROUP BY rating_id) f ON f.rating_id = c.rating_id "
