@@ -16,20 +16,26 @@ and a ``ratings_ratingchange`` per seat. The analytics tables, which the other p
 per game, per seat 8 ``take`` and 7 ``score`` facts) and a pending row per game. All of it
 is written by ``generate_series`` in SQL, so a million seats take minutes, not a day of
 simulation. Then it folds the pending games into the totals (``arena.games.totals.fold``,
-20,000 games per transaction) and prints what that cost per game, as the dashboards' reads
-would pay it after the stores.
+20,000 games per transaction: the analytics totals, the ratings page's totals of the same
+games and the rating changes' points) and prints what that cost per game, as the dashboards'
+reads would pay it after the stores. ``--reuse`` times a database a previous run filled;
+``--rebuild`` with it folds every game again first (``totals.rebuild``, after the totals'
+definition changed) and prints that fold's cost per game.
 
 For each page it prints the p95 (and median) of the uncached page (every query it runs,
 ``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
 included), and the time of a naive ORM aggregation of the page's main figure (seat rows or
 fact rows loaded into Python and counted there; for the ratings page the head-to-head matrix
-from the selection's seat rows) with its ratio to the SQL. Figures are wall time on a
-possibly shared machine: compare ratios within one run.
+from the selection's seat rows) with its ratio to the SQL. The ratings page is timed three
+more ways: from the raw rows with no filter (``queries_ratings.raw_rows``, what it read
+before its totals), and with a bot and a bot-version filter, which read the raw rows. Figures
+are wall time on a possibly shared machine: compare ratios within one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -206,19 +212,36 @@ def fold_all() -> float:
     return 1000 * (time.perf_counter() - started) / max(folded, 1)
 
 
+def rebuild_all() -> float:
+    """Empty the totals and fold every stored game and rating change again (20,000 games
+    per transaction); the milliseconds it took per game."""
+    from django.db import connection
+
+    from arena.games import totals
+
+    started = time.perf_counter()
+    folded = totals.rebuild()
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")  # as fold_all
+    return 1000 * (time.perf_counter() - started) / max(folded, 1)
+
+
 def print_sizes() -> None:
     """Rows of the raw tables and of the totals the figures read."""
     from django.db import connection
 
     tables = [
         "games_analyticsseat", "games_analyticsfact", "games_analyticsseattotal",
-        "games_analyticsfacttotal", "games_analyticsgamefacttotal",
+        "games_analyticsfacttotal", "games_analyticsgamefacttotal", "games_gameseattotal",
+        "games_gamelengthtotal", "games_headtoheadtotal", "games_lineuptotal",
+        "games_ratingpoint",
     ]  # fmt: skip
     with connection.cursor() as cursor:
         counts = []
         for table in tables:
             cursor.execute(f"SELECT COUNT(*) FROM {table}")
-            counts.append(f"{table.removeprefix('games_analytics')} {cursor.fetchone()[0]:,}")
+            name = table.removeprefix("games_").removeprefix("analytics")
+            counts.append(f"{name} {cursor.fetchone()[0]:,}")
     print("rows: " + ", ".join(counts))
 
 
@@ -292,7 +315,7 @@ def naive_ratings(sel) -> dict:
     return cells
 
 
-def ratings_queries(sel, repeat: int) -> None:
+def ratings_queries(sel, repeat: int, label: str = "ratings page") -> None:
     """The median time of each query the ratings page runs, to say which one costs it."""
     from dashboards import queries_ratings as q
     from dashboards import tables_ratings
@@ -309,7 +332,7 @@ def ratings_queries(sel, repeat: int) -> None:
         "head_to_head": lambda: q.head_to_head(sel, met),
         "rating_version": q.rating_version,
     }
-    print("ratings page, median per query: " + ", ".join(
+    print(f"{label}, median per query: " + ", ".join(
         f"{name} {statistics.median(timed(step, repeat)):.1f} ms" for name, step in steps.items()
     ))  # fmt: skip
 
@@ -321,42 +344,69 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="time the database a previous run filled"
     )
+    parser.add_argument(
+        "--rebuild", action="store_true", help="with --reuse: fold every game again first"
+    )
     args = parser.parse_args()
     setup_django(fresh=not args.reuse)
+    from django.db import connection
+
     from dashboards import tables
     from dashboards.queries import Selection
-    from dashboards.queries_ratings import RatingsSelection
+    from dashboards.queries_ratings import RatingsSelection, raw_rows
 
     started = time.perf_counter()
     if not args.reuse:
         generate(args.seats)
         print(f"{args.seats:,} seats generated in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
-    per_game = fold_all()
-    if not args.reuse:
+    per_game = rebuild_all() if args.reuse and args.rebuild else fold_all()
+    if not args.reuse or args.rebuild:
         print(
             f"folded into the totals in {time.perf_counter() - started:.1f} s: "
             f"{per_game:.2f} ms per game (wall time)"
         )
     print_sizes()
+    # the bot seated most, and its version: the filters that read the raw rows
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT v.bot_id, v.id FROM games_gameseat s "
+            "JOIN bots_botversion v ON v.id = s.bot_version_id "
+            "GROUP BY v.bot_id, v.id ORDER BY COUNT(*) DESC, v.id LIMIT 1"
+        )
+        bot, version = cursor.fetchone()
     pages = {
         "seats": (Selection("citadels"), lambda s: naive_seats(s)),
         "characters": (Selection("citadels"), lambda s: naive_facts(s, "held")),
         "cranes": (Selection("praga"), lambda s: naive_facts(s, "take")),
         "ratings": (RatingsSelection("citadels"), naive_ratings),
+        "ratings raw": (RatingsSelection("citadels"), naive_ratings),
+        "+bot": (RatingsSelection("citadels", bot=bot), naive_ratings),
+        "+version": (RatingsSelection("citadels", bot_version=version), naive_ratings),
     }
     print(f"{'page':<12}{'uncached p95':>14}{'median':>9}{'cached p95':>12}{'naive ORM':>11}"
           f"{'naive/SQL':>11}")  # fmt: skip
-    for name, (sel, naive) in pages.items():
-        uncached = timed(lambda n=name, s=sel: tables.PAGES[n](s), args.repeat)
-        tables.page(name, sel)
-        cached = timed(lambda n=name, s=sel: tables.page(n, s), args.repeat * 3)
+    for label, (sel, naive) in pages.items():
+        name = label if label in tables.PAGES else "ratings"
+        raw = raw_rows() if label == "ratings raw" else contextlib.nullcontext()
+        with raw:
+            uncached = timed(lambda n=name, s=sel: tables.PAGES[n](s), args.repeat)
+        if label == "ratings raw":  # cached, it is the page above (one key)
+            cached = [float("nan")]
+        else:
+            tables.page(name, sel)
+            cached = timed(lambda n=name, s=sel: tables.page(n, s), args.repeat * 3)
         slow = timed(lambda f=naive, s=sel: f(s), 1)[0]
         print(
-            f"{name:<12}{p95(uncached):>12.1f}ms{statistics.median(uncached):>7.1f}ms"
+            f"{label:<12}{p95(uncached):>12.1f}ms{statistics.median(uncached):>7.1f}ms"
             f"{p95(cached):>10.2f}ms{slow:>9.0f}ms{slow / statistics.median(uncached):>10.1f}x"
         )
-    ratings_queries(pages["ratings"][0], max(3, args.repeat // 2))
+    queries_repeat = max(3, args.repeat // 2)
+    ratings_queries(pages["ratings"][0], queries_repeat, "ratings page (totals)")
+    with raw_rows():
+        ratings_queries(pages["ratings"][0], queries_repeat, "ratings page (raw rows)")
+    for label in ("+bot", "+version"):
+        ratings_queries(pages[label][0], queries_repeat, f"ratings page {label} filter")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ from __future__ import annotations
 import plotly.colors
 import plotly.graph_objects as go
 
+from arena.games.totals import RATING_BLOCK
+
 from .figures import Figure, _plot
 
 BAND_OPACITY = 0.12
@@ -108,12 +110,18 @@ def ratings_figures(page: dict) -> list[Figure]:
     return [
         Figure("rating-history", "Rating (μ − 3σ) over games, with its μ ± 3σ band; "
                "triangles mark a new version's first game", drawn_games, "rating_history",
-               ["bot", "version", "tournament_id", "game_index", "game_id", "finished_at", "mu",
-                "sigma", "ordinal", "band_low", "band_high"], history,
+               ["bot", "version", "tournament_id", "game_index", "games", "game_id",
+                "finished_at", "mu", "sigma", "ordinal", "band_low", "band_high"], history,
                _plot(rating, xaxis={"title": "the bot's rated games, in the order they finished"},
                      yaxis={"title": "μ − 3σ"}, height=460),
                note="Ratings are per tournament: a bot in several tournaments of the selection "
-               "has several ratings, drawn one after the other. Choose a tournament for one."),
+               "has several ratings, drawn one after the other. Choose a tournament for one. "
+               + ("A point is the rating after each rated game (a bot filter is set)."
+                  if page.get("rating_points") == "games" else
+                  f"A point is the rating after the last game of a run of up to {RATING_BLOCK} "
+                  "of one rating's games within a day (a rating's first game is a point of its "
+                  "own; \"games\" in the table says how many), so a new version's marker is "
+                  "at its first game; filter by a bot to see every game.")),
         Figure("head-to-head", "Head to head: how often the row's bot finished above the "
                "column's (a level finish counts half; numbers are the games they met in)", met,
                "head_to_head", ["bot_a", "bot_b", "games", "pairs", "above", "level",

@@ -2,22 +2,30 @@
 rating history (not the analytics facts, which dashboards/queries.py reads).
 
 As in queries.py, each query takes a selection and returns plain rows (lists of dicts) that
-PostgreSQL and SQLite both compute. The games of a selection are one ORM sub-query
-(:func:`selected_games`) that every statement restricts itself to; where the ratings come
-from is one function (:func:`rating_history_source`), so that another rating (a ladder's
-per-title rating) can replace the per-tournament one in a single place.
-docs/analytics.md gives each figure's definition.
+PostgreSQL and SQLite both compute. A selection without a bot or bot-version filter is a
+condition on a tournament and a day, and its queries read the page's totals, folded from
+the stored games and the rating changes with the analytics totals (arena.games.totals;
+:func:`from_totals`); a bot (version) filter selects the games it sat in, which no total
+says, so its queries read the raw rows: the games of the selection are one ORM sub-query
+(:func:`selected_games`) that every such statement restricts itself to, and where the
+ratings come from is one function (:func:`rating_history_source`), so that another rating
+(a ladder's per-title rating) can replace the per-tournament one in a single place. Both
+give the same rows, but for the rating line: from the totals its points are runs of games
+(:data:`arena.games.totals.RATING_BLOCK`), not games. docs/analytics.md gives each figure's
+definition.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db.models import Exists, F, OuterRef
 
-from .queries import Selection, SelectionError, _option_value, _rows, selection_from
+from .queries import Selection, SelectionError, _option_value, _rows, selection_from, where
 
 # How many bots the rating history and the head-to-head matrix draw when none is chosen.
 DEFAULT_BOTS = 6
@@ -28,6 +36,12 @@ MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not 
 HISTORY_POINTS = 200
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
+# The page's totals (arena.games.totals).
+SEAT_TOTALS = "games_gameseattotal"
+LENGTHS = "games_gamelengthtotal"
+PAIRS = "games_headtoheadtotal"
+LINEUPS = "games_lineuptotal"
+POINTS = "games_ratingpoint"
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,27 @@ def selected_games(sel: Selection):
     return games
 
 
+def from_totals(sel: Selection) -> bool:
+    """Whether the selection's figures are read from the totals: every filter but a bot or
+    bot version is a condition on the totals' key (tournament, title, players, day); not
+    inside :func:`raw_rows`."""
+    return sel.bot is None and sel.bot_version is None and not _RAW.get()
+
+
+_RAW: contextvars.ContextVar[bool] = contextvars.ContextVar("raw_rows", default=False)
+
+
+@contextlib.contextmanager
+def raw_rows():
+    """Within it, every query reads the raw games, seats and rating changes, as a bot
+    filter makes it do (the bench times both ways; the tests compare them)."""
+    token = _RAW.set(True)
+    try:
+        yield
+    finally:
+        _RAW.reset(token)
+
+
 def _day_start(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
 
@@ -129,6 +164,13 @@ def _marks(values) -> str:
 
 def games_in(sel: Selection) -> int:
     """How many finished games the selection holds."""
+    if from_totals(sel):
+        clause, params = where(sel)
+        return _rows(
+            f"SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r "
+            f"WHERE {clause}",
+            params,
+        )[0]["n"]
     return selected_games(sel).count()
 
 
@@ -137,16 +179,25 @@ def seat_counts(sel: Selection) -> list[dict]:
     score and seat status (with the version's bot, its name, owner and number), and their
     faults: what :func:`bot_games`, :func:`faults`, :func:`score_range` and
     :func:`score_bins` add up, so that the page reads the seats once instead of four times."""
-    games, params = _sql(
-        selected_games(sel).annotate(players=F("tournament__seats")), ("id", "players")
-    )
+    if from_totals(sel):
+        clause, params = where(sel)
+        counted = f"""SELECT r.players, r.bot_version_id, r.score, r.status,
+                             CAST(SUM(r.seats) AS BIGINT) AS seats,
+                             CAST(SUM(r.faults) AS BIGINT) AS faults
+                      FROM {SEAT_TOTALS} r WHERE {clause}
+                      GROUP BY r.players, r.bot_version_id, r.score, r.status"""
+    else:
+        games, params = _sql(
+            selected_games(sel).annotate(players=F("tournament__seats")), ("id", "players")
+        )
+        counted = f"""SELECT sg.players, s.bot_version_id, s.score, s.status, COUNT(*) AS seats,
+                             SUM(s.fault_count) AS faults
+                      FROM games_gameseat s JOIN ({games}) sg ON sg.id = s.game_id
+                      GROUP BY sg.players, s.bot_version_id, s.score, s.status"""
     return _rows(
         f"""SELECT c.players, c.bot_version_id, v.bot_id, b.name AS bot, u.username AS owner,
                    v.number AS version, c.score, c.status, c.seats, c.faults
-            FROM (SELECT sg.players, s.bot_version_id, s.score, s.status, COUNT(*) AS seats,
-                         SUM(s.fault_count) AS faults
-                  FROM games_gameseat s JOIN ({games}) sg ON sg.id = s.game_id
-                  GROUP BY sg.players, s.bot_version_id, s.score, s.status) c
+            FROM ({counted}) c
             JOIN bots_botversion v ON v.id = c.bot_version_id
             JOIN bots_bot b ON b.id = v.bot_id
             JOIN auth_user u ON u.id = b.owner_id""",
@@ -172,45 +223,70 @@ def bot_games(seats: list[dict]) -> list[dict]:
 
 def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = None) -> list[dict]:
     """For each of ``bots``: its rating after each rated game of the selection, in the order
-    the games finished (``game_index`` counts from 1 per bot), with the version that played
-    it and the tournament whose rating it is.
+    the games finished (``game_index`` counts the bot's rated games from 1), with the
+    version that played it and the tournament whose rating it is; ``games``: the rated
+    games the point stands for (1: every game, read from the raw rows).
 
-    Given ``most``, a bot's series of n games keeps every k-th game (k = ceil(n / most),
-    from its first), its last, and each game whose version differs from the game before
-    (where :func:`version_changes` puts a marker): a drawn line of a few hundred points
-    instead of every game, chosen in SQL so that the rest never reaches Python."""
+    Given ``most``, a drawn line: a bot's series of n points keeps every k-th (k = ceil(n /
+    most), from its first), its last, and each whose version differs from the point before
+    (where :func:`version_changes` puts a marker), chosen in SQL so that the rest never
+    reaches Python; and when :func:`from_totals`, the series is read from the totals, whose
+    points are runs of up to RATING_BLOCK games of one rating within a day (its first game
+    alone), each the rating after the run's last game rated
+    (:class:`arena.games.models.RatingPoint`)."""
     if not bots:
         return []
-    source, source_params = rating_history_source()
-    games, params = _games(sel)
+    if most is not None and from_totals(sel):
+        clause, params = where(sel, "h")
+        points = f"""SELECT h.bot_version_id, h.tournament_id, h.game_id, h.finished_at,
+                            h.mu, h.sigma, h.ordinal, h.games, h.rating_id AS rating
+                     FROM {POINTS} h
+                     WHERE h.bot_version_id IN (SELECT id FROM bots_botversion
+                                                WHERE bot_id IN ({_marks(bots)}))
+                       AND {clause}"""
+        params = [*bots, *params]
+    else:
+        source, source_params = rating_history_source()
+        games, games_params = _games(sel)
+        points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
+                            h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
+                     FROM ({source}) h JOIN games_game g ON g.id = h.game_id
+                     JOIN bots_botversion v ON v.id = h.bot_version_id
+                     WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
+        params = [*source_params, *bots, *games_params]
     kept, kept_params = "", []
     if most is not None:
-        kept = """WHERE (r.game_index - 1) %% ((r.n + %s - 1) / %s) = 0 OR r.game_index = r.n
+        kept = """WHERE (r.point - 1) %% ((r.n + %s - 1) / %s) = 0 OR r.point = r.n
                      OR r.previous_version <> r.bot_version_id"""
         kept_params = [int(most), int(most)]
+    # The bot's name is joined to the kept points only, not to the thousands of points a
+    # bot's series holds at a million seats (the game's number, which nothing drew, was
+    # dropped: looking it up for the kept points was 16 ms of 35 there).
+    named = {"bot": "b.name"}
     return _rows(
-        f"""SELECT {", ".join(f"r.{c}" for c in HISTORY_COLUMNS)} FROM (
-            SELECT v.bot_id, b.name AS bot, h.bot_version_id, v.number AS version,
-                   v.created AS version_uploaded, g.tournament_id, h.game_id, g.number AS game,
-                   g.finished_at, h.mu, h.sigma, h.ordinal,
-                   ROW_NUMBER() OVER series AS game_index,
+        f"""SELECT {", ".join(f"{named.get(c, f'r.{c}')} AS {c}" for c in HISTORY_COLUMNS)}
+            FROM (
+            SELECT v.bot_id, h.bot_version_id, v.number AS version,
+                   v.created AS version_uploaded, h.tournament_id, h.game_id,
+                   h.finished_at, h.mu, h.sigma, h.ordinal, h.games,
+                   CAST(SUM(h.games) OVER series AS BIGINT) AS game_index,
+                   ROW_NUMBER() OVER series AS point,
                    COUNT(*) OVER (PARTITION BY v.bot_id) AS n,
                    LAG(h.bot_version_id) OVER series AS previous_version
-            FROM ({source}) h
-            JOIN games_game g ON g.id = h.game_id
+            FROM ({points}) h
             JOIN bots_botversion v ON v.id = h.bot_version_id
-            JOIN bots_bot b ON b.id = v.bot_id
-            WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})
-            WINDOW series AS (PARTITION BY v.bot_id ORDER BY g.finished_at, h.game_id)) r
+            WINDOW series AS (PARTITION BY v.bot_id ORDER BY h.finished_at, h.game_id, h.rating
+                              ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
+            JOIN bots_bot b ON b.id = r.bot_id
             {kept}
             ORDER BY r.bot_id, r.game_index""",
-        [*source_params, *bots, *params, *kept_params],
+        [*params, *kept_params],
     )
 
 
 HISTORY_COLUMNS = (
     "bot_id", "bot", "bot_version_id", "version", "version_uploaded", "tournament_id",
-    "game_id", "game", "finished_at", "mu", "sigma", "ordinal", "game_index",
+    "game_id", "finished_at", "mu", "sigma", "ordinal", "games", "game_index",
 )  # fmt: skip
 
 
@@ -220,8 +296,20 @@ def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
     finished above B and level with B (by the game's ranks; 1 = best)."""
     if len(bots) < 2:
         return []
-    games, params = _games(sel)
     marks = _marks(bots)
+    if from_totals(sel):
+        clause, params = where(sel)
+        return _rows(
+            f"""SELECT r.bot_a, r.bot_b, CAST(SUM(r.games) AS BIGINT) AS games,
+                       CAST(SUM(r.pairs) AS BIGINT) AS pairs,
+                       CAST(SUM(r.above) AS BIGINT) AS above,
+                       CAST(SUM(r.level) AS BIGINT) AS level
+                FROM {PAIRS} r
+                WHERE r.bot_a IN ({marks}) AND r.bot_b IN ({marks}) AND {clause}
+                GROUP BY r.bot_a, r.bot_b ORDER BY r.bot_a, r.bot_b""",
+            [*bots, *bots, *params],
+        )
+    games, params = _games(sel)
     return _rows(
         f"""SELECT va.bot_id AS bot_a, vb.bot_id AS bot_b,
                    COUNT(DISTINCT a.game_id) AS games, COUNT(*) AS pairs,
@@ -242,6 +330,14 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
     """How many games of the selection seated at least two different ``bots``."""
     if len(bots) < 2:
         return 0
+    if from_totals(sel):
+        clause, params = where(sel)
+        seated = " + ".join(["CASE WHEN r.bots LIKE %s THEN 1 ELSE 0 END"] * len(bots))
+        return _rows(
+            f"""SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r
+                WHERE {seated} >= 2 AND {clause}""",
+            [*(f"%,{int(b)},%" for b in bots), *params],
+        )[0]["n"]
     games, params = _games(sel)
     return _rows(
         f"""SELECT COUNT(*) AS n FROM (
@@ -287,6 +383,15 @@ def length_counts(sel: Selection) -> list[dict]:
     (the record's seal, the same for every title, stored beside the record as
     ``Game.actions`` so that no record is read): games, and the number and sum of their
     match times in ms. What :func:`length_range` and :func:`length_bins` add up."""
+    if from_totals(sel):
+        clause, params = where(sel)
+        return _rows(
+            f"""SELECT r.players, r.actions, CAST(SUM(r.games) AS BIGINT) AS games,
+                       CAST(SUM(r.timed) AS BIGINT) AS timed,
+                       CAST(SUM(r.match_ms) AS BIGINT) AS match_ms
+                FROM {LENGTHS} r WHERE {clause} GROUP BY r.players, r.actions""",
+            params,
+        )
     games, params = _sql(
         selected_games(sel).annotate(players=F("tournament__seats")),
         ("players", "actions", "match_ms"),

@@ -43,6 +43,8 @@ def ratings(sel) -> dict:
             for r in played
         ],
         "rating_history": history,
+        # what a point of the rating line is: a game, or a run of games (the totals')
+        "rating_points": "runs" if q.from_totals(sel) else "games",
         "version_changes": version_changes(history),
         "head_to_head_games": q.games_met(sel, matched),
         "head_to_head": [_meeting(r, names) for r in q.head_to_head(sel, matched)],
@@ -61,6 +63,7 @@ def _history_row(r: dict, names: dict) -> dict:
         "tournament_id": r["tournament_id"],
         "game_id": r["game_id"],
         "game_index": r["game_index"],
+        "games": r["games"],
         "finished_at": finished.isoformat() if hasattr(finished, "isoformat") else finished,
         "mu": r["mu"],
         "sigma": r["sigma"],

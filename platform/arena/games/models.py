@@ -274,6 +274,10 @@ class AnalyticsFolded(models.Model):
     dashboards' cache key."""
 
     games = models.BigIntegerField(default=0)
+    # The last RatingChange id folded into RatingPoint: ratings are applied in game order,
+    # sometimes long after a game was stored, so rating changes are folded by their own mark.
+    # A database default: a fold of the code before it names only ``games``.
+    rating_changes = models.BigIntegerField(default=0, db_default=0)
 
     def __str__(self) -> str:
         return f"{self.games} games folded"
@@ -359,3 +363,128 @@ class AnalyticsGameFactTotal(_Filters):
                 name="agamefacttotal_key",
             )
         ]
+
+
+# -- the Ratings and bots page's totals, folded from the same pending games ---------------
+#
+# That page reads the platform's own rows (games, seats, rating changes), not the analytics
+# rows. A tournament fixes the title, the player count and the rule options, so these are
+# keyed by tournament and day: every filter but a bot or a bot version is a condition on
+# the key (a bot filter selects the games it sat in, which no total can say; the page reads
+# the raw rows then).
+
+
+class _GameFilters(models.Model):
+    """The columns the ratings page's totals are keyed by first: a tournament's title and
+    player count beside it (so that the filters read one table), and the day finished."""
+
+    title = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    tournament_id = models.BigIntegerField()
+    day = models.DateField()  # the game's finished_at, UTC
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__} {self.title} tournament {self.tournament_id} {self.day}"
+
+
+GAME_FILTER_COLUMNS = ["title", "players", "tournament_id", "day"]
+
+
+class GameSeatTotal(_GameFilters):
+    """GameSeat's rows counted per bot version, final score and seat status: seat-games and
+    their faults (a seat without a score keys a row of its own per fold: NULLs never
+    conflict, the sums stay exact). Bot seat-games, fault rates and score bins add these."""
+
+    bot_version_id = models.BigIntegerField()
+    status = models.CharField(max_length=12)
+    score = models.IntegerField(null=True)
+    seats = models.BigIntegerField()
+    faults = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"],
+                name="gameseattotal_key",
+            )
+        ]
+
+
+class GameLengthTotal(_GameFilters):
+    """Finished games with a length (``Game.actions``) counted per length: games, timed
+    games and their match time summed, in ms."""
+
+    actions = models.PositiveIntegerField()
+    games = models.BigIntegerField()
+    timed = models.BigIntegerField()
+    match_ms = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, "actions"], name="gamelengthtotal_key"
+            )
+        ]
+
+
+class HeadToHeadTotal(_GameFilters):
+    """For each ordered pair of different bots seated in a game (both ranked): the games
+    they met in, their seat pairs, how often A's rank was better than B's and level."""
+
+    bot_a = models.BigIntegerField()
+    bot_b = models.BigIntegerField()
+    games = models.BigIntegerField()
+    pairs = models.BigIntegerField()
+    above = models.BigIntegerField()
+    level = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, "bot_a", "bot_b"], name="headtoheadtotal_key"
+            )
+        ]
+
+
+class LineupTotal(_GameFilters):
+    """Finished games per set of distinct bots seated (``bots``: their ids sorted, written
+    ",3,7,12,"): how many games the selection holds, and how many seated two of any chosen
+    bots."""
+
+    bots = models.TextField()
+    games = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=[*GAME_FILTER_COLUMNS, "bots"], name="lineuptotal_key")
+        ]
+
+
+class RatingPoint(_GameFilters):
+    """A point of a rating's line: the rating (one tournament, one version) after the last
+    game rated of a run of its rated games (``block``: the rating's first game alone, then
+    runs of ``arena.games.totals.RATING_BLOCK`` games in the order they were rated), within
+    one day of finishing; ``games``: how many rated games the run holds. Folded from the
+    rating changes not folded yet (``AnalyticsFolded.rating_changes``), whenever a game is
+    rated."""
+
+    rating_id = models.BigIntegerField()
+    block = models.BigIntegerField()
+    bot_version_id = models.BigIntegerField()
+    games = models.BigIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    finished_at = models.DateTimeField()  # the last game's
+    game_id = models.BigIntegerField()  # the last game rated
+    change_id = models.BigIntegerField()  # its RatingChange
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rating_id", "day", "block"], name="ratingpoint_key")
+        ]
+        # The page reads the points of its bots' versions.
+        indexes = [models.Index(fields=["bot_version_id", "title"], name="ratingpoint_version")]

@@ -8,9 +8,16 @@ instead would upsert one total row per seat, kind, subject and detail of the gam
 140 for a 4-player Citadels game), which cost PostgreSQL 4-5 ms per game on this machine
 (docs/performance.md), five times the store's whole analytics budget.
 
+The same fold sums the Ratings and bots page's totals from the same pending games (their
+``games_game`` and ``games_gameseat`` rows: seats per version, score and status, games per
+length, ordered bot pairs, line-ups of bots) and the rating changes written since the last
+fold into points of each rating's line (:data:`RATING_BLOCK`). Ratings are applied in game
+order, sometimes long after a game was stored, so rating changes are folded by their own
+mark (the last change id folded), not with their game.
+
 The statements are plain SQL that PostgreSQL and SQLite both run (``INSERT ... SELECT ...
-ON CONFLICT DO UPDATE``, a window function), but for the day of a timestamp. Nothing here
-asks which title a game is.
+ON CONFLICT DO UPDATE``, a window function), but for the day of a timestamp and the sorted
+list of a line-up's bots. Nothing here asks which title a game is.
 """
 
 from __future__ import annotations
@@ -21,9 +28,12 @@ import secrets
 from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
+from arena.ratings.models import Rating, RatingChange
+from arena.tournaments.models import Tournament
 
 from .models import (
     FILTER_COLUMNS,
+    GAME_FILTER_COLUMNS,
     AnalyticsFact,
     AnalyticsFactTotal,
     AnalyticsFolded,
@@ -31,19 +41,43 @@ from .models import (
     AnalyticsPending,
     AnalyticsSeat,
     AnalyticsSeatTotal,
+    Game,
+    GameLengthTotal,
+    GameSeat,
+    GameSeatTotal,
+    HeadToHeadTotal,
+    LineupTotal,
+    RatingPoint,
 )
 
 # Any number: the key of the PostgreSQL advisory lock that makes folds take turns.
 FOLD_LOCK = 7_316_204
+# A rating's line keeps the rating after its first game, then after the last game (by
+# finish) of each run of this many games it rated within one day: 1,000,000 rating changes
+# make about 20,000 points, and a drawn line reads a few thousand instead of every game.
+RATING_BLOCK = 50
+TOTALS = (
+    AnalyticsSeatTotal, AnalyticsFactTotal, AnalyticsGameFactTotal,
+    GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal,
+)  # fmt: skip
 
 
 def fold(limit: int | None = None) -> int:
-    """Fold every pending game (the ``limit`` lowest ids, if given) into the totals, in one
-    transaction; how many it folded. Folds take turns (an advisory lock on PostgreSQL;
-    SQLite has one writer at a time), and a game stored while one runs waits for the next."""
+    """Fold every pending game (the ``limit`` lowest ids, if given) and every rating change
+    not folded yet into the totals, in one transaction; how many games it folded. Folds take
+    turns (an advisory lock on PostgreSQL; SQLite has one writer at a time), and a game
+    stored while one runs waits for the next."""
+    folded_table = _table(AnalyticsFolded)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL LIMIT 1")
-        if cursor.fetchone() is None:
+        cursor.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
+            # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
+            # mark a sub-query scanned every rating change (5 ms at 100,000).
+            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > COALESCE("
+            f"(SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)"
+        )
+        games_pending, changes_pending = cursor.fetchone()
+        if not games_pending and not changes_pending:
             return 0
         if connection.vendor == "postgresql":
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
@@ -51,27 +85,97 @@ def fold(limit: int | None = None) -> int:
             # default 4 MB, 9 s for 2,000 games here; hashed in memory, 5 s (bench/dashboards.py).
             cursor.execute("SET LOCAL work_mem = '64MB'")
             cursor.execute("SET LOCAL enable_sort = off")
-        batch = secrets.randbelow(2**62)
-        taken = "batch IS NULL"
-        if limit is not None:
-            taken = (
-                f"game_id IN (SELECT game_id FROM {_table(AnalyticsPending)} "
-                f"WHERE batch IS NULL ORDER BY game_id LIMIT {int(limit)})"
-            )
-        cursor.execute(f"UPDATE {_table(AnalyticsPending)} SET batch = %s WHERE {taken}", [batch])
-        folded = cursor.rowcount
-        if not folded:
-            return 0
-        for sql in _statements(connection.vendor):
-            cursor.execute(sql, [batch])
-        cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
-        cursor.execute(
-            f"INSERT INTO {_table(AnalyticsFolded)} (id, games) VALUES (1, %s) "
-            f"ON CONFLICT (id) DO UPDATE SET games = {_table(AnalyticsFolded)}.games + "
-            "excluded.games",
-            [folded],
-        )
+            # With sorts priced out the sorts no plan avoids (the line-ups' list, the rating
+            # points' windows) lift the planner's cost over JIT's bar: 450 ms of compiling
+            # for a fold of 10 games, 5 ms without; 20,000 games fold as fast without it.
+            cursor.execute("SET LOCAL jit = off")
+        folded = _fold_games(cursor, limit) if games_pending else 0
+        if changes_pending:
+            _fold_rating_changes(cursor)
     return folded
+
+
+def _fold_games(cursor, limit: int | None) -> int:
+    """Take the pending games (the ``limit`` lowest ids) as a batch and add them to the
+    totals; how many."""
+    batch = secrets.randbelow(2**62)
+    taken = "batch IS NULL"
+    if limit is not None:
+        taken = (
+            f"game_id IN (SELECT game_id FROM {_table(AnalyticsPending)} "
+            f"WHERE batch IS NULL ORDER BY game_id LIMIT {int(limit)})"
+        )
+    cursor.execute(f"UPDATE {_table(AnalyticsPending)} SET batch = %s WHERE {taken}", [batch])
+    folded = cursor.rowcount
+    if not folded:
+        return 0
+    for sql in _statements(connection.vendor):
+        cursor.execute(sql, [batch])
+    for sql in _ratings_page_statements(connection.vendor):
+        cursor.execute(sql, [batch])
+    cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
+    cursor.execute(
+        f"INSERT INTO {_table(AnalyticsFolded)} (id, games, rating_changes) VALUES (1, %s, 0) "
+        f"ON CONFLICT (id) DO UPDATE SET games = {_table(AnalyticsFolded)}.games + "
+        "excluded.games",
+        [folded],
+    )
+    return folded
+
+
+def _fold_rating_changes(cursor) -> None:
+    """Add the rating changes written since the last fold (ids above the mark) to the
+    rating points, and move the mark.
+
+    Ids are taken from a sequence when a row is inserted, not when it commits: a store
+    that inserted id 10 may commit after one that inserted id 11, and a mark moved to 11
+    would never fold 10. On PostgreSQL the fold therefore waits (SHARE lock, held until its
+    commit, a few milliseconds at the end of the fold) until no transaction that wrote rating
+    changes is open, and stores that rate a game wait as long for it; SQLite has one writer."""
+    folded_table = _table(AnalyticsFolded)
+    if connection.vendor == "postgresql":
+        cursor.execute(f"LOCK TABLE {_table(RatingChange)} IN SHARE MODE")
+    cursor.execute(
+        f"SELECT COALESCE((SELECT rating_changes FROM {folded_table} WHERE id = 1), 0), "
+        f"(SELECT MAX(id) FROM {_table(RatingChange)})"
+    )
+    mark, last = cursor.fetchone()
+    if last is None or last <= mark:
+        return
+    cursor.execute(
+        _rating_points(connection.vendor, "c.id > %s AND c.id <= %s"),
+        _rating_point_params([mark, last]),
+    )
+    cursor.execute(
+        f"INSERT INTO {folded_table} (id, games, rating_changes) VALUES (1, 0, %s) "
+        f"ON CONFLICT (id) DO UPDATE SET rating_changes = excluded.rating_changes",
+        [last],
+    )
+
+
+def refold_ratings(tournament_id: int) -> None:
+    """Fold a tournament's rating changes again (after ``recompute_ratings`` threw its
+    ratings away and rated its games anew): its points are deleted and made from the
+    changes up to the mark; later ones fold as usual."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
+        cursor.execute(
+            f"DELETE FROM {_table(RatingPoint)} WHERE tournament_id = %s", [tournament_id]
+        )
+        cursor.execute(
+            f"SELECT COALESCE((SELECT rating_changes FROM {_table(AnalyticsFolded)} "
+            "WHERE id = 1), 0)"
+        )
+        mark = cursor.fetchone()[0]
+        cursor.execute(
+            _rating_points(
+                connection.vendor,
+                f"c.id <= %s AND c.rating_id IN (SELECT id FROM {_table(Rating)} "
+                "WHERE tournament_id = %s)",
+            ),
+            _rating_point_params([mark, tournament_id]),
+        )
 
 
 def stored_games() -> int:
@@ -89,10 +193,11 @@ def rebuild(batch: int = 20_000) -> int:
     """Empty the totals and fold every stored game again, ``batch`` games per transaction
     (after a game was deleted, or the totals' definition changed); how many it folded."""
     with transaction.atomic(), connection.cursor() as cursor:
-        for model in (AnalyticsSeatTotal, AnalyticsFactTotal, AnalyticsGameFactTotal):
+        for model in (*TOTALS, RatingPoint):
             cursor.execute(f"DELETE FROM {_table(model)}")
-        # AnalyticsFolded keeps counting: the cache key must never come back to a value
-        # it had before.
+        # AnalyticsFolded keeps counting games: the cache key must never come back to a
+        # value it had before. Its mark goes back to the first rating change.
+        cursor.execute(f"UPDATE {_table(AnalyticsFolded)} SET rating_changes = 0")
         cursor.execute(f"DELETE FROM {_table(AnalyticsPending)}")
         cursor.execute(
             f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
@@ -124,7 +229,8 @@ def _upsert(model, key: list[str], sums: list[str]) -> str:
 
 @functools.cache
 def _statements(vendor: str) -> tuple[str, ...]:
-    """The fold's three statements (each takes the batch), built once per process."""
+    """The analytics totals' three fold statements (each takes the batch), built once per
+    process; the Ratings and bots page's follow them (:func:`_ratings_page_statements`)."""
     seats, facts, pending = _table(AnalyticsSeat), _table(AnalyticsFact), _table(AnalyticsPending)
     versions = _table(BotVersion)
     batch = f"(SELECT game_id FROM {pending} WHERE batch = %s)"
@@ -182,3 +288,135 @@ def _statements(vendor: str) -> tuple[str, ...]:
         + _upsert(AnalyticsGameFactTotal, game_key, ["games", "wins"])
     )
     return seat_total, fact_total, game_total
+
+
+@functools.cache
+def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
+    """The Ratings and bots page's totals of a batch of games (each statement takes it), read
+    from the platform's own rows as the page's raw statements read them (dashboards/
+    queries_ratings.py): finished games, keyed by their tournament's title and player count,
+    the tournament and the UTC day they finished."""
+    pending, games, seats = _table(AnalyticsPending), _table(Game), _table(GameSeat)
+    versions, tournaments = _table(BotVersion), _table(Tournament)
+    # A finished game always has its finish time (FINISH_GAME sets both); a row made by
+    # other means without one has no day to be counted under, and is left out.
+    finished = (
+        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = 'finished' "
+        "AND g.finished_at IS NOT NULL"
+    )
+    keys = f"t.title, t.seats, g.tournament_id, {_day('g.finished_at', vendor)}"
+    of_games = f"{games} g JOIN {tournaments} t ON t.id = g.tournament_id"
+
+    seat_key = [*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"]
+    seat_total = (
+        f"INSERT INTO {_table(GameSeatTotal)} ({', '.join(seat_key)}, seats, faults) "
+        f"SELECT {keys}, s.bot_version_id, s.status, s.score, COUNT(*), SUM(s.fault_count) "
+        f"FROM {of_games} JOIN {seats} s ON s.game_id = g.id WHERE {finished} "
+        f"GROUP BY {keys}, s.bot_version_id, s.status, s.score"
+        + _upsert(GameSeatTotal, seat_key, ["seats", "faults"])
+    )
+    length_key = [*GAME_FILTER_COLUMNS, "actions"]
+    length_total = (
+        f"INSERT INTO {_table(GameLengthTotal)} ({', '.join(length_key)}, games, timed, "
+        f"match_ms) "
+        f"SELECT {keys}, g.actions, COUNT(*), COUNT(g.match_ms), COALESCE(SUM(g.match_ms), 0) "
+        f"FROM {of_games} WHERE {finished} AND g.actions IS NOT NULL "
+        f"GROUP BY {keys}, g.actions"
+        + _upsert(GameLengthTotal, length_key, ["games", "timed", "match_ms"])
+    )
+    pair_key = [*GAME_FILTER_COLUMNS, "bot_a", "bot_b"]
+    # A game is one tournament's on one day: its distinct count sums exactly over folds.
+    pair_total = (
+        f"INSERT INTO {_table(HeadToHeadTotal)} ({', '.join(pair_key)}, games, pairs, above, "
+        f"level) "
+        f"SELECT {keys}, va.bot_id, vb.bot_id, COUNT(DISTINCT a.game_id), COUNT(*), "
+        f"SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) "
+        f"FROM {of_games} JOIN {seats} a ON a.game_id = g.id "
+        f"JOIN {seats} b ON b.game_id = a.game_id AND b.seat <> a.seat "
+        f"JOIN {versions} va ON va.id = a.bot_version_id "
+        f"JOIN {versions} vb ON vb.id = b.bot_version_id "
+        f"WHERE {finished} AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL "
+        f"AND b.rank IS NOT NULL GROUP BY {keys}, va.bot_id, vb.bot_id"
+        + _upsert(HeadToHeadTotal, pair_key, ["games", "pairs", "above", "level"])
+    )
+    lineup_key = [*GAME_FILTER_COLUMNS, "bots"]
+    # The batch's games are picked as in the statements above (the planner takes the batch
+    # for a row or two and probes each game's seats by index): joined to the games after
+    # the line-ups were made, they were compared with every game of the table instead
+    # (250,000 x 20,000 at a million seats).
+    lineup_total = (
+        f"INSERT INTO {_table(LineupTotal)} ({', '.join(lineup_key)}, games) "
+        f"SELECT m.title, m.seats, m.tournament_id, m.day, m.bots, COUNT(*) FROM ("
+        f"SELECT d.title, d.seats, d.tournament_id, d.day, "
+        f"',' || {_sorted_list('d.bot_id', vendor)} || ',' AS bots "
+        f"FROM (SELECT DISTINCT {keys} AS day, g.id, v.bot_id FROM {of_games} "
+        f"JOIN {seats} s ON s.game_id = g.id JOIN {versions} v ON v.id = s.bot_version_id "
+        f"WHERE {finished} ORDER BY g.id, v.bot_id) d "
+        f"GROUP BY d.id, d.title, d.seats, d.tournament_id, d.day) m "
+        f"WHERE true GROUP BY m.title, m.seats, m.tournament_id, m.day, m.bots"
+        + _upsert(LineupTotal, lineup_key, ["games"])
+    )
+    return seat_total, length_total, pair_total, lineup_total
+
+
+def _sorted_list(column: str, vendor: str) -> str:
+    """The group's values of a whole-number column as text, ascending, comma-separated.
+    SQLite before 3.44 has no ORDER BY in an aggregate: its group_concat takes the rows in
+    the order the sub-query sorted them (the one order it implements)."""
+    if vendor == "postgresql":
+        return f"string_agg(CAST({column} AS text), ',' ORDER BY {column})"
+    return f"group_concat({column}, ',')"
+
+
+def _rating_point_params(condition: list) -> list:
+    return [int(RATING_BLOCK), *condition, *condition]
+
+
+def _rating_points(vendor: str, changes: str) -> str:
+    """The statement that adds the rating changes matching ``changes`` (a condition on
+    ``c``, the rating changes) to the rating points; its parameters: the block size, then
+    the condition's twice (:func:`_rating_point_params`).
+
+    A change's place in its rating is the number of the rating's changes already folded
+    plus its rank among these by id (the order they were rated); the first change is a
+    block of its own, then every RATING_BLOCK changes make one, cut where the day changes.
+    Each point keeps the last change of its block rated (the highest id): the rating at
+    the end of the run."""
+    point, ratings, games = _table(RatingPoint), _table(Rating), _table(Game)
+    tournaments = _table(Tournament)
+    columns = [
+        "rating_id", "day", "block", "title", "players", "tournament_id", "bot_version_id",
+        "games", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
+    ]  # fmt: skip
+    later = f"excluded.change_id > {point}.change_id"
+    replaced = ", ".join(
+        f"{c} = CASE WHEN {later} THEN excluded.{c} ELSE {point}.{c} END"
+        for c in ("mu", "sigma", "ordinal", "finished_at", "game_id", "change_id")
+    )
+    return (
+        f"INSERT INTO {point} ({', '.join(columns)}) "
+        f"SELECT b.rating_id, b.day, b.block, b.title, b.players, b.tournament_id, "
+        f"b.bot_version_id, b.games, b.mu, b.sigma, b.ordinal, b.finished_at, b.game_id, "
+        f"b.change_id "
+        f"FROM (SELECT p.*, COUNT(*) OVER run AS games, "
+        f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
+        f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
+        f"ELSE 1 + (n.place - 2) / %s END AS block "
+        f"FROM (SELECT c.rating_id, {_day('g.finished_at', vendor)} AS day, t.title, "
+        f"t.seats AS players, r.tournament_id, r.bot_version_id, c.mu, c.sigma, c.ordinal, "
+        f"g.finished_at, c.game_id, c.id AS change_id, COALESCE(f.games, 0) "
+        f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "
+        f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.id = c.rating_id "
+        f"JOIN {tournaments} t ON t.id = r.tournament_id "
+        f"JOIN {games} g ON g.id = c.game_id AND g.status = 'finished' "
+        f"AND g.finished_at IS NOT NULL "
+        f"LEFT JOIN (SELECT rating_id, CAST(SUM(games) AS BIGINT) AS games FROM {point} "
+        f"WHERE rating_id IN (SELECT c.rating_id FROM {_table(RatingChange)} c "
+        f"WHERE {changes}) GROUP BY rating_id) f ON f.rating_id = c.rating_id "
+        f"WHERE {changes}) n) p "
+        f"WINDOW run AS (PARTITION BY p.rating_id, p.day, p.block)) b "
+        f"WHERE b.latest = 1 "
+        f"ON CONFLICT (rating_id, day, block) DO UPDATE SET "
+        f"games = {point}.games + excluded.games, {replaced}"
+    )

@@ -1,0 +1,170 @@
+"""The Ratings and bots page read from its totals (arena.games.totals) shows what it shows
+from the raw games, seats and rating changes, on the same stored games; and folding,
+rebuilding and refolding a tournament's ratings keep it so."""
+
+from collections import defaultdict
+
+import pytest
+
+from arena.games import totals
+from arena.games.models import Game, RatingPoint
+from arena.ratings.models import RatingChange
+from arena.ratings.services import recompute_ratings
+from dashboards import queries_ratings as q
+from dashboards import tables_ratings
+from dashboards.queries_ratings import RatingsSelection
+
+from .test_ratings_queries import selections
+
+pytestmark = pytest.mark.django_db
+
+# Everything of the page but the rating line, whose points differ by design (runs of games
+# from the totals, every game from the raw rows); the line is compared below.
+LINE = ("rating_history", "version_changes", "rating_points")
+
+
+def unfiltered(history) -> list[RatingsSelection]:
+    """The test selections the totals answer (no bot or bot-version filter), and one with
+    the bot picker."""
+    found = [s for s in selections(history) if q.from_totals(s)]
+    return [*found, RatingsSelection("citadels", players=4, bots=(1, 2, 3))]
+
+
+def both_ways(sel) -> tuple[dict, dict]:
+    """The page's tables from the totals and from the raw rows."""
+    from_totals = tables_ratings.ratings(sel)
+    with q.raw_rows():
+        from_raw = tables_ratings.ratings(sel)
+    return from_totals, from_raw
+
+
+def assert_same_page(sel) -> None:
+    from_totals, from_raw = both_ways(sel)
+    assert from_totals["rating_points"] == "runs" and from_raw["rating_points"] == "games"
+    for name in from_raw:
+        if name not in LINE:
+            assert from_totals[name] == from_raw[name], (sel, name)
+    assert_line_follows_the_games(sel, from_totals["rating_history"])
+
+
+def every_game(sel, bots) -> dict[int, list[dict]]:
+    """Each bot's rating after each rated game of the selection (the raw rows)."""
+    series = defaultdict(list)
+    for r in q.rating_history(sel, bots):
+        series[r["bot_id"]].append(r)
+    return series
+
+
+def assert_line_follows_the_games(sel, line: list[dict]) -> None:
+    """Each point of a line read from the totals is the rating after the game the raw
+    series has at its place: the history plays one tournament after another, so a bot's
+    one rating at a time is rated in the order its games finished."""
+    bots = tuple(sorted({r["bot_id"] for r in line}))
+    series = every_game(sel, bots)
+    for point in line:
+        game = series[point["bot_id"]][point["game_index"] - 1]
+        assert (point["game_id"], point["version"], point["tournament_id"]) == (
+            game["game_id"],
+            game["version"],
+            game["tournament_id"],
+        ), sel
+        assert point["ordinal"] == pytest.approx(game["ordinal"])
+        assert (point["mu"], point["sigma"]) == (
+            pytest.approx(game["mu"]),
+            pytest.approx(game["sigma"]),
+        )
+    for bot, games in series.items():
+        last = max((r["game_index"] for r in line if r["bot_id"] == bot), default=0)
+        assert last == len(games), (sel, bot)  # the line ends at the bot's last game
+
+
+def test_the_totals_give_the_raw_rows_figures(history):
+    for sel in unfiltered(history):
+        assert_same_page(sel)
+
+
+def test_with_runs_of_one_game_the_totals_draw_every_game(history, monkeypatch):
+    monkeypatch.setattr(totals, "RATING_BLOCK", 1)
+    totals.rebuild()
+    for sel in unfiltered(history):
+        bots = tuple(r["bot_id"] for r in q.bot_games(q.seat_counts(sel)))[:5]
+        drawn = q.rating_history(sel, bots, most=10**9)
+        with q.raw_rows():
+            assert drawn == q.rating_history(sel, bots, most=10**9), sel
+
+
+def test_a_bot_filter_reads_the_raw_rows(history):
+    sel = RatingsSelection("citadels", bot=1)
+    page = tables_ratings.ratings(sel)
+    assert page["rating_points"] == "games"
+    assert {r["games"] for r in page["rating_history"]} == {1}
+
+
+def test_a_deleted_game_leaves_the_totals_at_a_rebuild(history):
+    sel = RatingsSelection("citadels")
+    before = tables_ratings.ratings(sel)
+    game = Game.objects.filter(tournament__title="citadels", status="finished").last()
+    game.delete()  # its seats, rating changes and analytics rows go with it
+    totals.rebuild()
+    after, _ = both_ways(sel)
+    assert after["games"] == before["games"] - 1
+    for sel in unfiltered(history):
+        assert_same_page(sel)
+
+
+def test_folds_in_small_batches_sum_to_one_fold(history):
+    totals.rebuild(batch=7)
+    for sel in unfiltered(history)[:4]:
+        assert_same_page(sel)
+
+
+def points() -> list[tuple]:
+    return sorted(
+        RatingPoint.objects.values_list(
+            "rating_id", "day", "block", "games", "game_id", "ordinal", "tournament_id"
+        )
+    )
+
+
+def test_rating_changes_folded_as_they_are_written_make_the_same_points(history, monkeypatch):
+    monkeypatch.setattr(totals, "RATING_BLOCK", 4)
+    totals.rebuild()
+    at_once = points()
+    changes = list(RatingChange.objects.order_by("id"))
+    RatingChange.objects.all().delete()
+    totals.rebuild()
+    assert points() == []
+    for start in range(0, len(changes), 37):  # rated a few at a time, read between
+        for change in changes[start : start + 37]:
+            change.pk = None
+            change.save()
+        totals.fold()
+    assert points() == at_once
+
+
+def test_a_game_rated_after_it_was_folded_is_drawn(history):
+    sel = RatingsSelection("citadels")
+    game = Game.objects.filter(tournament__title="citadels", status="finished").last()
+    kept = list(RatingChange.objects.filter(game=game))
+    RatingChange.objects.filter(game=game).delete()
+    totals.rebuild()  # folded before the game was rated
+    bots = tuple(sorted({c.rating.bot_version.bot_id for c in kept}))
+    drawn = q.rating_history(sel, bots, most=10**9)
+    assert game.pk not in {r["game_id"] for r in drawn}
+    for change in kept:  # now rated
+        change.pk = None
+        change.save()
+    drawn = q.rating_history(sel, bots, most=10**9)
+    assert game.pk in {r["game_id"] for r in drawn}
+    assert_line_follows_the_games(sel, drawn)
+
+
+def test_recomputed_ratings_are_refolded(history):
+    sel = RatingsSelection("citadels")
+    tournament = Game.objects.filter(tournament__title="citadels").first().tournament_id
+    recompute_ratings(tournament)  # new rating rows, new changes: the old points are stale
+    totals.refold_ratings(tournament)
+    assert not RatingPoint.objects.exclude(
+        rating_id__in=RatingChange.objects.values("rating_id")
+    ).exists()
+    assert_same_page(sel)
