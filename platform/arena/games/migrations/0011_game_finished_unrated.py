@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_game_actions'),
+        ('games', '0010_ratings_page_totals'),
         ('tournaments', '0002_standing_ladders'),
     ]
 
