@@ -63,12 +63,12 @@ TOTALS = (
 
 
 def fold(limit: int | None = None) -> int:
-    """Fold every pending game (the ``limit`` lowest ids, if given) and every rating change
-    not folded yet into the totals, in one transaction; how many games it folded. Folds take
-    turns (an advisory lock on PostgreSQL; SQLite has one writer at a time), and a game
+    """Fold every pending game (the ``limit`` lowest ids, if given) and every settled rating
+    change not folded yet (:func:`_settled_rating_changes`) into the totals, in one
+    transaction; how many games it folded. Folds take turns (an advisory lock on PostgreSQL; SQLite has one writer at a time), and a game
     stored while one runs waits for the next."""
     folded_table = _table(AnalyticsFolded)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
             # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
@@ -77,8 +77,10 @@ def fold(limit: int | None = None) -> int:
             f"(SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)"
         )
         games_pending, changes_pending = cursor.fetchone()
-        if not games_pending and not changes_pending:
-            return 0
+    if not games_pending and not changes_pending:
+        return 0
+    settled = _settled_rating_changes() if changes_pending else 0
+    with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
             # Grouping a fold's fact rows by the totals' keys: sorted on disk with the
@@ -91,7 +93,7 @@ def fold(limit: int | None = None) -> int:
             cursor.execute("SET LOCAL jit = off")
         folded = _fold_games(cursor, limit) if games_pending else 0
         if changes_pending:
-            _fold_rating_changes(cursor)
+            _fold_rating_changes(cursor, settled)
     return folded
 
 
@@ -123,33 +125,39 @@ def _fold_games(cursor, limit: int | None) -> int:
     return folded
 
 
-def _fold_rating_changes(cursor) -> None:
-    """Add the rating changes written since the last fold (ids above the mark) to the
-    rating points, and move the mark.
+def _settled_rating_changes() -> int:
+    """The highest rating change id such that every change up to it is committed.
 
-    Ids are taken from a sequence when a row is inserted, not when it commits: a store
-    that inserted id 10 may commit after one that inserted id 11, and a mark moved to 11
-    would never fold 10. On PostgreSQL the fold therefore waits (SHARE lock, held until its
-    commit, a few milliseconds at the end of the fold) until no transaction that wrote rating
-    changes is open, and stores that rate a game wait as long for it; SQLite has one writer."""
+    Ids are taken from a sequence when a row is inserted, not when it commits: a store that
+    inserted id 10 may commit after one that inserted id 11, and a mark moved to 11 would
+    never fold 10. On PostgreSQL a SHARE lock waits until no transaction that wrote rating
+    changes is open (each holds its ROW EXCLUSIVE lock until it commits), and is let go at
+    once, in a transaction of its own: stores that rate a game wait for the one statement
+    that reads the highest id, not for the fold. Later inserts take higher ids. SQLite has
+    one writer at a time."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"LOCK TABLE {_table(RatingChange)} IN SHARE MODE")
+        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {_table(RatingChange)}")
+        return cursor.fetchone()[0]
+
+
+def _fold_rating_changes(cursor, settled: int) -> None:
+    """Add the rating changes after the mark and up to ``settled`` (see
+    :func:`_settled_rating_changes`) to the rating points, and move the mark there."""
     folded_table = _table(AnalyticsFolded)
-    if connection.vendor == "postgresql":
-        cursor.execute(f"LOCK TABLE {_table(RatingChange)} IN SHARE MODE")
-    cursor.execute(
-        f"SELECT COALESCE((SELECT rating_changes FROM {folded_table} WHERE id = 1), 0), "
-        f"(SELECT MAX(id) FROM {_table(RatingChange)})"
-    )
-    mark, last = cursor.fetchone()
-    if last is None or last <= mark:
+    cursor.execute(f"SELECT COALESCE((SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)")
+    mark = cursor.fetchone()[0]
+    if settled <= mark:
         return
     cursor.execute(
         _rating_points(connection.vendor, "c.id > %s AND c.id <= %s"),
-        _rating_point_params([mark, last]),
+        _rating_point_params([mark, settled]),
     )
     cursor.execute(
         f"INSERT INTO {folded_table} (id, games, rating_changes) VALUES (1, 0, %s) "
         f"ON CONFLICT (id) DO UPDATE SET rating_changes = excluded.rating_changes",
-        [last],
+        [settled],
     )
 
 
