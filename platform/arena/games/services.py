@@ -110,9 +110,10 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     seat, and ``match_ms``.
 
     On PostgreSQL the steps up to the reads of the ratable games and their title ratings go
-    in one round trip, the rating writes in a second (``arena.sql.RoundTrip``), then Django commits (sending the COMMIT with the
-    rating writes saved no CPU: see docs/performance.md); a ladder's top-up and a
-    tournament's finish, when there is one, cost a few more statements.
+    in one round trip, the rating writes in a second (``arena.sql.RoundTrip``), then Django
+    commits (sending the COMMIT with the rating writes saved no CPU: see
+    docs/performance.md); a ladder's top-up and a tournament's finish, when there is one,
+    cost a few more statements.
     """
     from arena.ratings import services as ratings
     from arena.tournaments import services as tournaments
