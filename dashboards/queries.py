@@ -150,7 +150,7 @@ def where(sel: Selection, alias: str = "r") -> tuple[str, list]:
 
 def _rows(sql: str, params: list) -> list[dict]:
     """The rows of a query over the totals, once every stored game is folded into them."""
-    totals.fold()
+    totals.fold_pending()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         names = [c[0] for c in cursor.description]

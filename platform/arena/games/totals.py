@@ -197,9 +197,31 @@ def stored_games() -> int:
         return cursor.fetchone()[0]
 
 
+# Games per transaction when every pending game is folded: a fold keeps what each batch
+# did, so a read cut short (a web worker's timeout) after a migration marked every game
+# pending leaves less for the next one, instead of rolling the whole fold back.
+FOLD_BATCH = 5_000
+
+
+def fold_pending(batch: int = FOLD_BATCH) -> int:
+    """Fold every pending game and rating change, ``batch`` games per transaction (what the
+    dashboards' reads and ``manage.py fold_totals`` call); how many games it folded."""
+    folded = 0
+    while done := fold(batch):
+        folded += done
+    return folded
+
+
 def rebuild(batch: int = 20_000) -> int:
     """Empty the totals and fold every stored game again, ``batch`` games per transaction
     (after a game was deleted, or the totals' definition changed); how many it folded."""
+    unfold_all()
+    return fold_pending(batch)
+
+
+def unfold_all() -> None:
+    """Empty the totals and make every stored game pending again (what a migration that
+    changes the totals' definition does), to be folded by the next :func:`fold_pending`."""
     with transaction.atomic(), connection.cursor() as cursor:
         for model in (*TOTALS, RatingPoint):
             cursor.execute(f"DELETE FROM {_table(model)}")
@@ -211,10 +233,6 @@ def rebuild(batch: int = 20_000) -> int:
             f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
             f"SELECT DISTINCT game_id FROM {_table(AnalyticsSeat)}"
         )
-    folded = 0
-    while done := fold(batch):
-        folded += done
-    return folded
 
 
 def _table(model) -> str:

@@ -2,12 +2,14 @@
 from the raw games, seats and rating changes, on the same stored games; and folding,
 rebuilding and refolding a tournament's ratings keep it so."""
 
+import io
 from collections import defaultdict
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from arena.games import totals
-from arena.games.models import Game, GameSeat, RatingPoint
+from arena.games.models import AnalyticsPending, Game, GameSeat, RatingPoint
 from arena.ratings.models import RatingChange
 from arena.ratings.services import recompute_ratings
 from dashboards import queries_ratings as q
@@ -124,6 +126,25 @@ def test_folds_in_small_batches_sum_to_one_fold(history):
     totals.rebuild(batch=7)
     for sel in unfiltered(history)[:4]:
         assert_same_page(sel)
+
+
+def test_fold_totals_folds_what_a_migration_left_pending_a_batch_at_a_time(history):
+    sel = RatingsSelection("citadels")
+    expected = tables_ratings.ratings(sel)
+    totals.unfold_all()
+    assert AnalyticsPending.objects.count() == history["games"]
+    out = io.StringIO()
+    call_command("fold_totals", "--batch", "40", stdout=out)
+    assert out.getvalue().strip() == f"folded {history['games']} games"
+    assert not AnalyticsPending.objects.exists()
+    assert tables_ratings.ratings(sel) == expected
+    for sel in unfiltered(history)[:3]:
+        assert_same_page(sel)
+
+
+def test_fold_totals_refuses_a_batch_of_nothing(history):
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("fold_totals", "--batch", "0")
 
 
 def points() -> list[tuple]:
