@@ -29,6 +29,7 @@ from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating, RatingChange
+from arena.sql import literals
 from arena.tournaments.models import Tournament
 
 from .models import (
@@ -62,19 +63,23 @@ TOTALS = (
 )  # fmt: skip
 
 
+# The last rating change folded (0 before the first fold), as a SQL expression.
+_MARK = f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} WHERE id = 1), 0)"
+FINISHED = literals([Game.Status.FINISHED])
+
+
 def fold(limit: int | None = None) -> int:
     """Fold every pending game (the ``limit`` lowest ids, if given) and every settled rating
     change not folded yet (:func:`_settled_rating_changes`) into the totals, in one
-    transaction; how many games it folded. Folds take turns (an advisory lock on PostgreSQL; SQLite has one writer at a time), and a game
-    stored while one runs waits for the next."""
-    folded_table = _table(AnalyticsFolded)
+    transaction; how many games it folded. Folds take turns (an advisory lock on
+    PostgreSQL; SQLite has one writer at a time), and a game stored while one runs waits
+    for the next."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
             # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
             # mark a sub-query scanned every rating change (5 ms at 100,000).
-            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > COALESCE("
-            f"(SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)"
+            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > {_MARK}"
         )
         games_pending, changes_pending = cursor.fetchone()
     if not games_pending and not changes_pending:
@@ -145,8 +150,7 @@ def _settled_rating_changes() -> int:
 def _fold_rating_changes(cursor, settled: int) -> None:
     """Add the rating changes after the mark and up to ``settled`` (see
     :func:`_settled_rating_changes`) to the rating points, and move the mark there."""
-    folded_table = _table(AnalyticsFolded)
-    cursor.execute(f"SELECT COALESCE((SELECT rating_changes FROM {folded_table} WHERE id = 1), 0)")
+    cursor.execute(f"SELECT {_MARK}")
     mark = cursor.fetchone()[0]
     if settled <= mark:
         return
@@ -154,6 +158,7 @@ def _fold_rating_changes(cursor, settled: int) -> None:
         _rating_points(connection.vendor, "c.id > %s AND c.id <= %s"),
         _rating_point_params([mark, settled]),
     )
+    folded_table = _table(AnalyticsFolded)
     cursor.execute(
         f"INSERT INTO {folded_table} (id, games, rating_changes) VALUES (1, 0, %s) "
         f"ON CONFLICT (id) DO UPDATE SET rating_changes = excluded.rating_changes",
@@ -171,10 +176,7 @@ def refold_ratings(tournament_id: int) -> None:
         cursor.execute(
             f"DELETE FROM {_table(RatingPoint)} WHERE tournament_id = %s", [tournament_id]
         )
-        cursor.execute(
-            f"SELECT COALESCE((SELECT rating_changes FROM {_table(AnalyticsFolded)} "
-            "WHERE id = 1), 0)"
-        )
+        cursor.execute(f"SELECT {_MARK}")
         mark = cursor.fetchone()[0]
         cursor.execute(
             _rating_points(
@@ -327,7 +329,7 @@ def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
     # A finished game always has its finish time (FINISH_GAME sets both); a row made by
     # other means without one has no day to be counted under, and is left out.
     finished = (
-        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = 'finished' "
+        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = {FINISHED} "
         "AND g.finished_at IS NOT NULL"
     )
     keys = f"t.title, t.seats, g.tournament_id, {_day('g.finished_at', vendor)}"
@@ -435,7 +437,7 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "
         f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.id = c.rating_id "
         f"JOIN {tournaments} t ON t.id = r.tournament_id "
-        f"JOIN {games} g ON g.id = c.game_id AND g.status = 'finished' "
+        f"JOIN {games} g ON g.id = c.game_id AND g.status = {FINISHED} "
         f"AND g.finished_at IS NOT NULL "
         f"LEFT JOIN (SELECT rating_id, CAST(SUM(games) AS BIGINT) AS games FROM {point} "
         f"WHERE rating_id IN (SELECT c.rating_id FROM {_table(RatingChange)} c "
