@@ -186,15 +186,6 @@ def where_in(cursor, sql: str, column: str, values: Sequence[Any], params=()) ->
         cursor.execute(f"{sql} {column} IN ({placeholders(len(chunk))})", [*params, *chunk])
 
 
-def among(text: str, values: Sequence[Any]) -> tuple[str, list]:
-    """``text`` with its ``{among}`` written for ``values``, and their parameters (which go
-    last): ``= ANY(%s)`` with one array on PostgreSQL, so the statement keeps one shape
-    whatever the number of values; ``IN (%s, ...)`` elsewhere."""
-    if _db().vendor == "postgresql":
-        return text.replace("{among}", "= ANY(%s)"), [list(values)]
-    return text.replace("{among}", f"IN ({placeholders(len(values))})"), list(values)
-
-
 def to_json(value: Any) -> str:
     """A JSON column's parameter (what JSONField writes: ``json.dumps`` of the value)."""
     return json.dumps(value)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from arena import statements
+from arena.games import totals
 from arena.games.models import Game, GameSeat
 from arena.sql import RoundTrip, Rows, insert_rows, row_timestamp, where_in
 from arena.statements import RatableSeat
@@ -333,11 +334,14 @@ def report_invariants(tournament_id: int, batches, rated_after: int | None) -> b
 
 
 def recompute_ratings(tournament_id: int) -> int:
-    """Throw the tournament's ratings away and rate its games again from the prior."""
+    """Throw the tournament's ratings away and rate its games again from the prior; the
+    dashboards' rating points of the old changes are folded again with them."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         RatingChange.objects.filter(rating__tournament=tournament).delete()
         tournament.ratings.all().delete()
         Game.objects.filter(tournament=tournament).update(rated=False)
         ensure_ratings(tournament)
-        return apply_pending_ratings(tournament_id).rated
+        rated = apply_pending_ratings(tournament_id).rated
+        totals.refold_ratings(tournament_id)
+        return rated

@@ -1,6 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from arena.games import totals
 from arena.ratings.services import check_invariants, recompute_ratings
 from arena.tournaments.models import Tournament
 
@@ -16,7 +15,5 @@ class Command(BaseCommand):
             if not Tournament.objects.filter(pk=tournament_id).exists():
                 raise CommandError(f"There is no tournament {tournament_id}.")
             rated = recompute_ratings(tournament_id)
-            # its old rating changes are gone: the dashboards' points of them too
-            totals.refold_ratings(tournament_id)
             ok = "ok" if check_invariants(tournament_id) else "INVARIANTS BROKEN (see log)"
             self.stdout.write(f"tournament {tournament_id}: {rated} games rated; {ok}")
