@@ -368,7 +368,7 @@ def _variant(zip_data: bytes, i: int) -> bytes:
 
 
 def _play(job) -> int:
-    from workers.tasks import run_job
+    from arena.games.tasks import run_job
 
     played = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
     return played.match_ms
@@ -387,7 +387,7 @@ def _runner_process_init() -> None:
     as a service manager starts one): Linux schedules each session as one group
     (``sched_autogroup``), and runner processes left in the bench's session shared a group
     with the bench's own threads, which slowed their games 5-10 % against the worker's and
-    flattered the platform. And the heap frozen as in a pool process (workers/celery.py)."""
+    flattered the platform. And the heap frozen as in a pool process (arena/worker.py)."""
     os.setsid()
     gc.freeze()
 
@@ -457,12 +457,15 @@ def _stat(pid: int) -> list[str] | None:
 
 @contextlib.contextmanager
 def _worker(workers: int):
+    from arena.processes import celery_env
+
     log = open(ROOT / "var" / "bench" / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--concurrency",
+        [sys.executable, "-m", "celery", "-A", "arena", "worker", "--concurrency",
          str(workers), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
          "--without-heartbeat"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=ROOT, env=celery_env(), stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )  # fmt: skip
     try:
         time.sleep(5)  # let the worker connect before any clock starts

@@ -60,8 +60,8 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
     from arena.bots.models import Bot
     from arena.games import services
     from arena.games.models import Game
+    from arena.games.tasks import run_job
     from arena.tournaments import services as tournaments
-    from workers.tasks import run_job
 
     owner = get_user_model().objects.create_user("bench")
     try:

@@ -86,7 +86,7 @@ def play_in_process(tournament, *, stderr: list[str] | None = None):
     ``stderr`` as the seats' logs; returns the tournament refreshed."""
     from arena.games import services as game_services
     from arena.games.models import Game
-    from workers.tasks import run_job
+    from arena.games.tasks import run_job
 
     tournament_services.start_tournament(tournament.pk)
     for game in Game.objects.filter(tournament=tournament).order_by("number"):

@@ -18,12 +18,12 @@ case "$command" in
     exec gunicorn arena.wsgi --config "${ARENA_GUNICORN_CONFIG:-/app/deploy/gunicorn.conf.py}" "$@"
     ;;
   worker)
-    exec celery -A workers.celery worker --loglevel "${ARENA_LOG_LEVEL:-INFO}" \
+    exec celery -A arena worker --loglevel "${ARENA_LOG_LEVEL:-INFO}" \
       --concurrency "${ARENA_WORKER_CONCURRENCY:-$(nproc)}" --hostname "$(worker_name)" \
       --without-gossip --without-mingle "$@"
     ;;
   beat)
-    exec celery -A workers.celery beat --loglevel "${ARENA_LOG_LEVEL:-INFO}" \
+    exec celery -A arena beat --loglevel "${ARENA_LOG_LEVEL:-INFO}" \
       --schedule "${ARENA_VAR_DIR:-/var/lib/arena}/celerybeat-schedule" "$@"
     ;;
   migrate)

@@ -3,7 +3,7 @@ games and for bot validations.
 
 A worker claims a row by a conditional update (queued -> running, 0 rows: someone else has
 it) and holds it for a lease: a game for ARENA_GAME_LEASE_SECONDS, renewed by its worker's
-heartbeat while the game makes progress (``workers.heartbeat``), a validation for
+heartbeat while the game makes progress (``arena.games.heartbeat``), a validation for
 ARENA_VALIDATION_LEASE_SECONDS. The periodic sweep (``workers.sweep_games``,
 or ``manage.py requeue_games``) then does two things for each kind of work:
 

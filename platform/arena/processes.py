@@ -18,3 +18,13 @@ def stop_process_group(process: subprocess.Popen, *, grace_seconds: float = 20) 
         os.killpg(process.pid, signal.SIGKILL)
     if process.poll() is None:
         process.wait(timeout=10)
+
+
+def celery_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (this process's environment by default) with the checkout and its
+    ``platform/`` folder on PYTHONPATH, where ``celery -A arena`` finds the app."""
+    env = dict(os.environ if env is None else env)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    paths = [root, os.path.join(root, "platform"), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    return env

@@ -300,7 +300,7 @@ try:
 except ValueError as err:
     raise ImproperlyConfigured(str(err)) from None
 # A claimed game's lease. Its worker's heartbeat renews it every third of this while the
-# game makes progress (workers/heartbeat.py); a killed, stopped or hung worker's game is
+# game makes progress (arena/games/heartbeat.py); a killed, stopped or hung worker's game is
 # requeued by the sweep once it runs out: within this plus ARENA_SWEEP_SECONDS (40 s) of
 # the worker's last sign of life. After ARENA_GAME_MAX_ATTEMPTS attempts it is failed.
 ARENA_GAME_LEASE_SECONDS = env_int("ARENA_GAME_LEASE_SECONDS", 30, low=5, high=86_400)
@@ -357,7 +357,7 @@ EMAIL_HOST_PASSWORD = env_str("ARENA_EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("ARENA_EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("ARENA_EMAIL_FROM", "Meeple Arena <arena@localhost>")
 
-# Celery (workers/celery.py reads these through the CELERY_ namespace).
+# Celery (arena/worker.py reads these through the CELERY_ namespace).
 CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT, CELERY_BROKER_TRANSPORT_OPTIONS = broker_from_url(
     env_str("ARENA_BROKER_URL", "filesystem://")
 )
@@ -372,7 +372,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's Django fix-up closes every database connection before and after each task unless
 # this is set, and a fresh PostgreSQL connection cost a game ~40 ms. With it, a worker process
-# keeps its connection for this many tasks; workers/celery.py still drops a connection that is
+# keeps its connection for this many tasks; arena/worker.py still drops a connection that is
 # broken or older than CONN_MAX_AGE before each task, as Django does per request.
 CELERY_DB_REUSE_MAX = env_int("ARENA_DB_REUSE_TASKS", 1000, low=1, high=1_000_000)
 CELERY_BEAT_SCHEDULE = {
@@ -381,8 +381,8 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The beat's scheduler also drains the outbox (messages saved while the broker was down)
 # and resends queued work the broker lost (a Redis restart), every ARENA_OUTBOX_SECONDS in
-# its own process: see workers/beat.py and arena/outbox/watch.py.
-CELERY_BEAT_SCHEDULER = "workers.beat:Scheduler"
+# its own process: see arena/outbox/beat.py and arena/outbox/watch.py.
+CELERY_BEAT_SCHEDULER = "arena.outbox.beat:Scheduler"
 ARENA_OUTBOX_SECONDS = env_int("ARENA_OUTBOX_SECONDS", 2, low=1, high=3600)
 
 # REST API (arena/api): versioned under /api/v1/ (/api/ is an alias), one error body,

@@ -21,7 +21,7 @@ PAGES = ["seats", "characters", "cranes", "ratings"]
 
 @pytest.fixture
 def stored_games():
-    from dashboards.history import simulate
+    from arena.tournaments.history import simulate
 
     return simulate(48, seed=3, say=lambda _: None)
 

@@ -26,11 +26,11 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from arena.games import services
     from arena.games.models import AnalyticsFact, Game
+    from arena.games.tasks import run_job
     from arena.tournaments import services as tournaments
     from arena.tournaments.models import Tournament
     from tests.factories import make_builtin, make_tournament, make_user
     from tests.integration.platform.tournaments import assert_standings_match_stored_games
-    from workers.tasks import run_job
 
     alice = make_user("alice")
     for title, form in (("citadels", "round_robin"), ("praga", "ladder")):

@@ -123,7 +123,7 @@ def worker_command(hostname: str, concurrency: int) -> list[str]:
 def beat_command(schedule: Path) -> list[str]:
     """The beat as shipped: it sends the sweep every ARENA_SWEEP_SECONDS."""
     return [
-        sys.executable, "-m", "celery", "-A", "workers.celery", "beat",
+        sys.executable, "-m", "celery", "-A", "arena", "beat",
         "--schedule", str(schedule), "--loglevel", "INFO",
     ]  # fmt: skip
 

@@ -81,7 +81,7 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
 
 def renew_lease(job: MatchJob) -> bool:
     """Extend a claimed game's lease by ARENA_GAME_LEASE_SECONDS from now (the worker's
-    heartbeat, ``workers.heartbeat``). False when this worker no longer holds the game: the
+    heartbeat, ``arena.games.heartbeat``). False when this worker no longer holds the game: the
     sweeper took it back, and it may be playing elsewhere."""
     held = Game.objects.filter(pk=job.game_id, status=Game.Status.RUNNING, worker=job.worker)
     return held.update(lease_until=timezone.now() + leases.lease()) == 1

@@ -1,4 +1,4 @@
-"""The beat's watch over the broker, every ARENA_OUTBOX_SECONDS (``workers.beat``): drain
+"""The beat's watch over the broker, every ARENA_OUTBOX_SECONDS (``arena.outbox.beat``): drain
 the outbox, and notice that the broker lost its messages.
 
 Redis keeps its queue in memory (the shipped settings save nothing to disk), so a restart

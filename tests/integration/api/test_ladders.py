@@ -4,10 +4,10 @@ history across versions, challenges (throttled, opt-out), withdrawal, title rati
 import pytest
 
 from arena.games import services as game_services
+from arena.games.tasks import run_job
 from arena.tournaments import ladders
 from arena.tournaments.models import Entrant
 from tests.factories import PASSWORD, make_builtin
-from workers.tasks import run_job
 
 
 def play(ladder, games: int) -> None:

@@ -14,7 +14,7 @@ HISTORY_GAMES = 240
 
 @pytest.fixture(scope="package")
 def history(django_db_setup, django_db_blocker):
-    from dashboards.history import simulate
+    from arena.tournaments.history import simulate
 
     with django_db_blocker.unblock():
         outer = transaction.atomic()

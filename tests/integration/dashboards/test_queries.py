@@ -226,7 +226,7 @@ def test_the_seats_page_tests_equal_seats_and_flags_unbalanced_seating(history):
 
 
 def test_a_page_is_cached_until_a_game_is_stored(history):
-    from dashboards.history import simulate
+    from arena.tournaments.history import simulate
 
     sel = Selection("praga")
     first = tables.page("cranes", sel)

@@ -199,7 +199,7 @@ def test_a_worker_on_another_host_plays_a_tournament_to_the_end(two_hosts, tmp_p
              "--save", "", "--appendonly", "no",
              # 127.100.0.2 is not 127.0.0.1: Redis would refuse it without a password.
              "--protected-mode", "no"]  # fmt: skip
-    celery = [sys.executable, "-m", "celery", "-A", "workers.celery", "worker",
+    celery = [sys.executable, "-m", "celery", "-A", "arena", "worker",
               "--concurrency", "2", "--loglevel", "INFO", "--without-gossip",
               "--without-mingle", "--without-heartbeat", "--hostname", "far-worker@%h"]  # fmt: skip
     web = [str(Path(sys.executable).parent / "gunicorn"), "arena.wsgi",

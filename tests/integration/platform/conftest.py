@@ -36,7 +36,7 @@ class FarSide:
         self.worker = start_worker(self.env, self.folder / "worker.log", "outbox-test")
 
     def start_beat(self):
-        command = [sys.executable, "-m", "celery", "-A", "workers.celery", "beat",
+        command = [sys.executable, "-m", "celery", "-A", "arena", "beat",
                    "--loglevel", "INFO", "--schedule", str(self.folder / "beat-schedule")]  # fmt: skip
         log = open(self.folder / "beat.log", "wb")  # noqa: SIM115 (kept open by the beat)
         self.beat = subprocess.Popen(

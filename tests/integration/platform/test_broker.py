@@ -3,9 +3,9 @@ options, and no acknowledgement bookkeeping kept in Redis."""
 
 import pytest
 
+from arena.celery import app
 from arena.settings import broker_from_url
 from workers.broker import Channel
-from workers.celery import app
 
 
 def test_redis_urls_get_the_kept_client_transport_and_tls_urls_keep_kombus_own():
@@ -46,7 +46,7 @@ def test_the_app_takes_its_options_from_the_celery_settings(settings):
     assert app.conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
     assert app.conf.broker_url == settings.CELERY_BROKER_URL
     assert app.conf.beat_schedule["sweep-games"]["task"] == "workers.sweep_games"
-    assert app.conf.beat_scheduler == "workers.beat:Scheduler"  # it also drains the outbox
+    assert app.conf.beat_scheduler == "arena.outbox.beat:Scheduler"  # it also drains the outbox
 
 
 def test_a_message_taken_and_not_acknowledged_goes_back_when_its_worker_stops():

@@ -6,12 +6,12 @@ from django.db import transaction
 
 from arena.games import services
 from arena.games.models import Game
+from arena.games.tasks import run_job
 from arena.tournaments import services as tournaments
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.integration.platform.tournaments import assert_standings_match_stored_games
 from tests.support.platform import sent_ids, wait_for
-from workers.tasks import run_job
 
 
 def play(job):

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from arena.games import services
 from arena.games.models import AnalyticsFact, AnalyticsSeat, Game, GameSeat
+from arena.games.tasks import run_job
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
@@ -16,7 +17,6 @@ from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.platform import sent_ids
 from workers.limits import Limits
 from workers.match import SeatSpec
-from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 
@@ -326,7 +326,7 @@ def test_prepared_statements_can_be_turned_off_for_a_connection_pooler(monkeypat
 def test_worker_connections_commit_without_waiting_for_the_disk_unless_told(settings):
     """ARENA_WORKER_SYNCHRONOUS_COMMIT sets PostgreSQL's synchronous_commit on each
     connection a worker process opens (a lost commit means a game played again)."""
-    from workers.celery import apply_worker_session_settings
+    from arena.worker import apply_worker_session_settings
 
     def current() -> str:
         with connection.cursor() as cursor:

@@ -7,10 +7,10 @@ import pytest
 
 from arena.games import services as game_services
 from arena.games.models import Game
+from arena.games.tasks import run_job
 from arena.tournaments import ladders
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user
-from workers.tasks import run_job
 
 
 def play_next() -> Game:

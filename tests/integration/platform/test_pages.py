@@ -5,9 +5,9 @@ import pytest
 import engine
 from arena.games import services as games
 from arena.games.models import Game, GameSeat
+from arena.games.tasks import run_job
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user, play_in_process
-from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 

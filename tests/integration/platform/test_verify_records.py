@@ -6,9 +6,9 @@ from django.core.management import CommandError, call_command
 import engine
 from arena.games import services
 from arena.games.models import Game
+from arena.games.tasks import run_job
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user
-from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 

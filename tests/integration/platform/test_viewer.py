@@ -8,11 +8,11 @@ from django.utils import timezone
 import engine
 from arena.games import services as games
 from arena.games.models import Game, GameSeat
+from arena.games.tasks import run_job
 from arena.ratings.services import ensure_ratings
 from arena.tournaments.models import Tournament
 from engine.core import view
 from tests.factories import make_builtin, make_tournament, make_user
-from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db
 

@@ -73,7 +73,7 @@ def test_a_second_delivery_of_a_played_game_finds_nothing_to_do(celery_workers, 
     tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2))
     game = Game.objects.filter(tournament=tournament).first()
     stored = (game.attempts, game.finished_at, game.record)
-    from workers.celery import app
+    from arena.celery import app
 
     app.send_task("workers.play_game", args=[game.pk])
     wait_for(

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from workers.heartbeat import Heartbeat, LeaseLost, stall_budget
+from arena.games.heartbeat import Heartbeat, LeaseLost, stall_budget
 from workers.limits import Limits
 
 

@@ -3,7 +3,7 @@
 import os
 import socket
 
-from workers.tasks import worker_name
+from arena.games.tasks import worker_name
 
 
 def test_a_process_keeps_one_name_that_starts_with_its_host_and_pid():

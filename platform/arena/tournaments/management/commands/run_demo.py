@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from arena.processes import stop_process_group
+from arena.processes import celery_env, stop_process_group
 from arena.tournaments import services
 from arena.tournaments.models import Tournament
 
@@ -59,14 +59,15 @@ class Command(BaseCommand):
     def _start_worker(self) -> subprocess.Popen:
         log = open(VAR / "demo-worker.log", "ab")  # noqa: SIM115 (kept for the child)
         command = [
-            sys.executable, "-m", "celery", "-A", "workers.celery", "worker", "--beat",
+            sys.executable, "-m", "celery", "-A", "arena", "worker", "--beat",
             "--schedule", str(VAR / "celerybeat-schedule"),
             "--concurrency", "2", "--loglevel", "INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
         return subprocess.Popen(
-            command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+            command, cwd=ROOT, env=celery_env(), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
 
     def _start_web(self, addr: str) -> subprocess.Popen:
         log = open(VAR / "demo-web.log", "ab")  # noqa: SIM115 (kept for the child)

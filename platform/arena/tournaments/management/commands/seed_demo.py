@@ -13,14 +13,14 @@ from arena.bots.artifacts import UploadRefused
 from arena.bots.models import Bot, BotVersion
 from arena.tournaments import ladders
 from arena.tournaments import services as tournament_services
+from arena.tournaments.history import simulate
 from arena.tournaments.models import Tournament
 from arena.web.kits import find_kit, kit_zip
-from dashboards.history import simulate
 
 DEMO_PASSWORD = "meeple-demo"
 STARTER_KITS = Path(settings.BASE_DIR) / "starter-kits"
 SEATS = {"citadels": 4, "praga": 4}
-DEMO_HISTORY_GAMES = 96  # played in-process by the built-in bots (dashboards.history)
+DEMO_HISTORY_GAMES = 96  # played in-process by the built-in bots (arena.tournaments.history)
 
 
 class Command(BaseCommand):

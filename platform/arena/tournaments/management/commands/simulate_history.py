@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from dashboards.history import simulate
+from arena.tournaments.history import simulate
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ every ARENA_OUTBOX_SECONDS (``arena.outbox.watch``) in the beat's process.
 
 That work cannot be a periodic task like the sweeper's: a task is a broker message, and the
 broker being down or emptied is what the watch is for. The settings select this scheduler
-(``CELERY_BEAT_SCHEDULER``), so ``celery -A workers.celery beat`` and ``worker --beat``
+(``CELERY_BEAT_SCHEDULER``), so ``celery -A arena beat`` and ``worker --beat``
 run it as they are.
 """
 

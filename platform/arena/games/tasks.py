@@ -4,7 +4,7 @@ Each task takes ids only, is acknowledged late (a worker that stops or loses a p
 puts the message back, and the claim makes a redelivery harmless; a game whose worker was lost
 outright is recovered by its lease and the sweeper), and calls the match runner in the
 sandbox. A bot that crashes or times out is a game outcome stored with the game. While a game
-runs, its lease is renewed by the heartbeat (``workers.heartbeat``). A permanent error
+runs, its lease is renewed by the heartbeat (``arena.games.heartbeat``). A permanent error
 (``workers.errors``: the game cannot be played as set up) fails the game at once; other
 failures of the runner itself release it for another attempt.
 """
@@ -34,7 +34,7 @@ log = logging.getLogger("arena.workers")
 )
 def play_game(game_id: int) -> None:
     from arena.games import services
-    from workers.heartbeat import HEARTBEAT, LeaseLost, stall_budget
+    from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
 
     worker = worker_name()
     try:  # the claim also readies the seated bots' files, which may be missing or broken
@@ -108,7 +108,7 @@ def on_a_live_connection(step, *args, **kwargs):
     """Run a claim or a store (each one transaction, safe to run twice) once more on a new
     connection if the connection kept from earlier tasks turns out broken (PostgreSQL
     restarted, a network cut). Workers skip Django's per-task health check (a round trip
-    before every game, see workers/celery.py); this is where a broken connection shows."""
+    before every game, see arena/worker.py); this is where a broken connection shows."""
     from django.db import InterfaceError, OperationalError, connection
 
     try:

@@ -69,7 +69,7 @@ def simulate(total: int, seed: int = 1, say: Callable[[str], None] = print) -> i
 
 def play_tournament(tournament_id: int) -> int:
     """Start a draft tournament of built-in bots and play its games here, one by one."""
-    from workers.tasks import run_job
+    from arena.games.tasks import run_job
 
     tournaments.start_tournament(tournament_id)
     played = 0

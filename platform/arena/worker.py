@@ -1,48 +1,14 @@
-"""The workers' entry point: the platform's Celery app (``arena.celery``) with the tasks
-(``workers.tasks``) loaded, and what each worker process does at start and around a task.
-
-Start a worker from the project root with::
-
-    .venv/bin/celery -A workers.celery worker --concurrency 2 --loglevel INFO
-
-The platform's folder holding the ``arena`` package is put on the path here, so workers start
-from any entry point without shadowing Python's standard ``platform`` module. Imports go one
-way: this module and ``workers.tasks`` use the platform; the platform never imports them.
+"""What each worker process does at start and around a task (Celery's signals): the heap
+frozen after forking, the worker's database session settings, connections kept
+across tasks. Connected when the Celery app loads (``arena.celery``), so ``celery -A arena
+worker`` runs with them; they never fire in the web's processes.
 """
 
 from __future__ import annotations
 
 import gc
-import os
-import sys
-from pathlib import Path
 
-_PLATFORM_DIR = str(Path(__file__).resolve().parent.parent / "platform")
-if _PLATFORM_DIR not in sys.path:
-    sys.path.insert(0, _PLATFORM_DIR)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
-
-from celery.signals import (  # noqa: E402
-    task_postrun,
-    task_prerun,
-    worker_init,
-    worker_process_init,
-)
-
-from arena.celery import app  # noqa: E402
-
-# The tasks are loaded here, in the worker, and nowhere in the platform.
-app.conf.imports = ["workers.tasks"]
-
-
-@worker_init.connect
-def _import_before_forking(**kwargs) -> None:
-    """Import the platform, the engine's titles and the runner once in the parent, so each
-    forked pool process starts its first game warm."""
-    import arena.games.services  # noqa: F401
-    import arena.ratings.services  # noqa: F401
-    import engine  # noqa: F401
-    import workers.match  # noqa: F401
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 
 
 @worker_process_init.connect
@@ -80,7 +46,7 @@ def apply_worker_session_settings(sender=None, connection=None, **kwargs) -> Non
 def _no_health_check_per_task(**kwargs) -> None:
     """Django's CONN_HEALTH_CHECKS would send a ``SELECT 1`` before every task's first
     statement: a round trip per game. A worker's claim and store instead run once more on a
-    new connection when the kept one turns out broken (``workers.tasks``), and Django still
+    new connection when the kept one turns out broken (``arena.games.tasks``), and Django still
     drops a connection that raised an error, before the next task."""
     from django.db import connections
 
