@@ -2,13 +2,14 @@
 against that digest, and kept in a local cache, so workers need no folder shared with the
 web service.
 
-With ARENA_ARTIFACT_URL set (the web service, as the workers reach it) a worker downloads
-``<url>/internal/artifacts/<sha256>``, signed with ARENA_ARTIFACT_SECRET (an HMAC of the
-digest and an expiry time, checked by ``arena.bots.transfer``), into
-``ARENA_BOT_CACHE/artifacts/``. Without it (one machine) it reads ARENA_MEDIA_ROOT. Either
-way the bytes must have the digest the version was uploaded with; a missing or altered
+A worker of another machine downloads ``<url>/internal/artifacts/<sha256>`` from the web
+service (:class:`Download`: ARENA_ARTIFACT_URL as the workers reach it), signed with the
+shared secret (an HMAC of the digest and an expiry time, checked by ``arena.bots.transfer``),
+into its cache; on one machine the platform hands over its stored file (:func:`checked`).
+Either way the bytes must have the digest the version was uploaded with; a missing or altered
 artifact fails the game (:class:`workers.errors.ArtifactUnavailable`), while a network
 error or a refused signature is an infrastructure error: the game goes to another attempt.
+The platform passes every setting in; nothing here reads them.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
-
-from django.conf import settings
 
 from .errors import ArtifactUnavailable
 
@@ -55,24 +55,35 @@ def signature_holds(secret: str, sha256: str, expires: str, given: str) -> bool:
     return hmac.compare_digest(signature(secret, sha256, int(expires)), given)
 
 
-def local_copy(sha256: str, artifact_format: str, label: str) -> Path:
-    """A file on this machine holding the artifact with digest ``sha256``, checked: from
-    the cache, downloaded, or (without ARENA_ARTIFACT_URL) the platform's own storage.
-    ArtifactUnavailable names the version (``label``) when it is missing or altered."""
-    if not settings.ARENA_ARTIFACT_URL:
-        from arena.bots.artifacts import artifact_path
+@dataclass(frozen=True)
+class Download:
+    """Where a worker of another machine fetches artifacts, and where it keeps them."""
 
-        stored = artifact_path(sha256, artifact_format)
-        try:
-            data = stored.read_bytes()
-        except FileNotFoundError:
-            raise _missing(label, sha256) from None
-        _check_digest(data, sha256, label)
-        return stored
-    cached = Path(settings.ARENA_BOT_CACHE) / "artifacts" / f"{sha256}.{artifact_format}"
+    url: str  # the web service, as the workers reach it
+    secret: str  # shared with the web service, which checks the signature
+    cache: Path  # the downloaded artifacts, each written once its digest was checked
+    max_bytes: int  # the upload limit: more bytes than that are not the upload
+
+
+def checked(stored: Path, sha256: str, label: str) -> Path:
+    """``stored`` (the platform's own storage, on this machine), once its bytes have the
+    digest ``sha256``; ArtifactUnavailable names the version (``label``) otherwise."""
+    try:
+        data = stored.read_bytes()
+    except FileNotFoundError:
+        raise _missing(label, sha256) from None
+    _check_digest(data, sha256, label)
+    return stored
+
+
+def fetched(sha256: str, artifact_format: str, label: str, source: Download) -> Path:
+    """A file in ``source.cache`` holding the artifact with digest ``sha256``, checked:
+    from the cache, or downloaded. ArtifactUnavailable names the version (``label``) when
+    it is missing or altered."""
+    cached = source.cache / f"{sha256}.{artifact_format}"
     if cached.exists():  # written only after its digest was checked
         return cached
-    data = download(sha256, label)
+    data = download(sha256, label, source)
     cached.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=cached.parent, prefix=".download-")
     with os.fdopen(fd, "wb") as out:
@@ -81,17 +92,14 @@ def local_copy(sha256: str, artifact_format: str, label: str) -> Path:
     return cached
 
 
-def download(sha256: str, label: str) -> bytes:
+def download(sha256: str, label: str, source: Download) -> bytes:
     """The artifact's bytes from the web service, checked against ``sha256``."""
-    url = f"{settings.ARENA_ARTIFACT_URL.rstrip('/')}/internal/artifacts/{sha256}"
-    request = urllib.request.Request(
-        url, headers=signed_headers(settings.ARENA_ARTIFACT_SECRET, sha256)
-    )
+    url = f"{source.url.rstrip('/')}/internal/artifacts/{sha256}"
+    request = urllib.request.Request(url, headers=signed_headers(source.secret, sha256))
     # One byte over the upload limit is enough to know the bytes are not the upload.
-    limit = settings.ARENA_UPLOAD_MAX_BYTES + 1
     try:
         with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
-            data = response.read(limit)
+            data = response.read(source.max_bytes + 1)
     except urllib.error.HTTPError as err:
         if err.code == 404:
             raise _missing(label, sha256) from None

@@ -267,7 +267,8 @@ MEDIA_URL = "media/"
 # Unpacked bot folders the workers run, also by sha256 (and, under artifacts/, the
 # artifacts a worker downloaded).
 ARENA_BOT_CACHE = Path(env_str("ARENA_BOT_CACHE", str(VAR_DIR / "bot-cache")))
-# Workers on machines of their own fetch artifacts from the web service (workers/artifacts.py):
+# Workers on machines of their own fetch artifacts from the web service (workers/artifacts.py,
+# given these by arena/bots/artifacts.py):
 # its address as the workers reach it (its host must be in the web's ARENA_ALLOWED_HOSTS),
 # and the secret both sides sign and check downloads with. No URL: workers read MEDIA_ROOT
 # (one machine). No secret on the web: its /internal/artifacts/ answers 404.

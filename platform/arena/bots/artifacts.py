@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 
+from workers.artifacts import Download, checked, fetched
 from workers.manifest import SINGLE_FILE_LANGUAGES, BotSpecError, conventional_entry
 
 MANIFEST = "bot.json"
@@ -259,6 +260,20 @@ def runnable_location(sha256: str, artifact_format: str) -> str:
     return ready
 
 
+def _checked_copy(sha256: str, artifact_format: str, label: str) -> Path:
+    """The artifact on this machine, its digest checked: downloaded from the web service
+    (ARENA_ARTIFACT_URL set: a worker of another machine) or the stored file itself."""
+    if not settings.ARENA_ARTIFACT_URL:
+        return checked(artifact_path(sha256, artifact_format), sha256, label)
+    source = Download(
+        url=settings.ARENA_ARTIFACT_URL,
+        secret=settings.ARENA_ARTIFACT_SECRET,
+        cache=Path(settings.ARENA_BOT_CACHE) / "artifacts",
+        max_bytes=settings.ARENA_UPLOAD_MAX_BYTES,
+    )
+    return fetched(sha256, artifact_format, label, source)
+
+
 def runnable_path(sha256: str, artifact_format: str, entry: str, label: str = "") -> Path:
     """A path the match runner can start: the .py file, or the unpacked folder of a zip.
 
@@ -277,9 +292,7 @@ def runnable_path(sha256: str, artifact_format: str, entry: str, label: str = ""
     elif os.path.isdir(ready):
         return Path(ready)
     # Not ready here yet (another worker may be readying it too: both end with one copy).
-    from workers.artifacts import local_copy
-
-    stored = local_copy(sha256, artifact_format, label or f"the bot version {sha256[:12]}…")
+    stored = _checked_copy(sha256, artifact_format, label or f"the bot version {sha256[:12]}…")
     cache = Path(settings.ARENA_BOT_CACHE)
     folder = cache / sha256
     if artifact_format in SINGLE_FILE_FORMATS:

@@ -1,4 +1,4 @@
-"""Celery tasks: thin adapters between the broker and the platform's service functions.
+"""A game's Celery tasks: thin adapters between the broker and the platform's services.
 
 Each task takes ids only, is acknowledged late (a worker that stops or loses a pool process
 puts the message back, and the claim makes a redelivery harmless; a game whose worker was lost
@@ -17,14 +17,17 @@ import os
 import secrets
 import socket
 import traceback
-from typing import TYPE_CHECKING
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
 
-if TYPE_CHECKING:
-    from workers.limits import Limits
-    from workers.match import SeatSpec
+from arena.bots.services import ready_seats, refuse_unsandboxed, sweep_validations
+from arena.games import services
+from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
+from workers.errors import public_reason
+from workers.limits import Limits
+from workers.match import MatchResult, SeatSpec, run_match
 
 log = logging.getLogger("arena.workers")
 
@@ -33,9 +36,6 @@ log = logging.getLogger("arena.workers")
     name="workers.play_game", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def play_game(game_id: int) -> None:
-    from arena.games import services
-    from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
-
     worker = worker_name()
     try:  # the claim also readies the seated bots' files, which may be missing or broken
         job = on_a_live_connection(services.claim_game, game_id, worker=worker)
@@ -74,9 +74,6 @@ def runner_failed(game_id: int, worker: str, err: Exception) -> None:
     """Call from the ``except`` that caught ``err``: a permanent error (``workers.errors``)
     fails the game now with its public reason; anything else releases it for another
     attempt. The traceback goes to staff and the seats' owners only."""
-    from arena.games import services
-    from workers.errors import public_reason
-
     detail, reason = traceback.format_exc(limit=8), public_reason(err)
     if reason is not None:  # no other attempt can cure it
         on_a_live_connection(
@@ -109,8 +106,6 @@ def on_a_live_connection(step, *args, **kwargs):
     connection if the connection kept from earlier tasks turns out broken (PostgreSQL
     restarted, a network cut). Workers skip Django's per-task health check (a round trip
     before every game, see arena/worker.py); this is where a broken connection shows."""
-    from django.db import InterfaceError, OperationalError, connection
-
     try:
         return step(*args, **kwargs)
     except (InterfaceError, OperationalError) as err:
@@ -121,24 +116,10 @@ def on_a_live_connection(step, *args, **kwargs):
         return step(*args, **kwargs)
 
 
-@shared_task(
-    name="workers.validate_bot_version",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    ignore_result=True,
-)
-def validate_bot_version(version_id: int) -> None:
-    from arena.bots import services
-
-    services.validate_version(version_id)
-
-
 @shared_task(name="workers.sweep_games", ignore_result=True)
 def sweep_games() -> None:
-    from arena.bots.services import sweep_validations
-    from arena.games.services import sweep_games as sweep
-
-    sweep()
+    """The beat's sweep: games and validations whose lease ran out."""
+    services.sweep_games()
     sweep_validations()
 
 
@@ -150,13 +131,10 @@ def run_job(
     options: dict,
     limits: Limits,
     on_progress=None,
-):
+) -> MatchResult:
     """Run one game through the match runner in the platform's sandbox; the runner's
     ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox.
     ``on_progress`` is the runner's per-decision callback (the lease heartbeat)."""
-    from arena.bots.services import ready_seats, refuse_unsandboxed
-    from workers.match import run_match
-
     refuse_unsandboxed(seats)
     ready_seats(seats)  # uploaded bots' artifacts, fetched and checked once per machine
     return run_match(
