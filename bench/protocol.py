@@ -40,6 +40,7 @@ ROOT = Path(__file__).absolute().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from workers.launch import start_bot  # noqa: E402
 from workers.limits import Limits  # noqa: E402
 from workers.manifest import load_bot  # noqa: E402
 from workers.match import SeatSpec, run_match  # noqa: E402
@@ -51,7 +52,7 @@ from workers.protocol import (  # noqa: E402
     encode,
     parse_line,
 )
-from workers.sandbox import bot_python, start_bot  # noqa: E402
+from workers.sandbox import bot_python  # noqa: E402
 from workers.warm_start import zygote_cpu_seconds, zygote_pid  # noqa: E402
 
 # The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.

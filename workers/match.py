@@ -23,6 +23,7 @@ from engine import Title
 from engine.core.analytics import fact_rows
 from engine.core.rng import derive_seed
 
+from .launch import start_bot
 from .limits import Limits
 from .manifest import BotSpecError, load_bot
 from .protocol import (
@@ -42,7 +43,7 @@ from .protocol import (
     resolve_choice,
     start_message,
 )
-from .sandbox import NONE_WARNING, check_backend, start_bot
+from .sandbox import NONE_WARNING, check_backend
 
 SEAT_KINDS = ("builtin", "process")
 log = logging.getLogger(__name__)

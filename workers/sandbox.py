@@ -19,7 +19,8 @@ Backends:
     runner says so on stderr and in its result for every game that uses it.
 
 A Python bot under bubblewrap starts *warm* by default: forked from this process's zygote
-into a sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``).
+into a sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``);
+``workers/launch.py`` chooses between a warm and a cold start.
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
 bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
@@ -535,53 +536,6 @@ class BotProcess:
             self._staging_dir = None
 
 
-def start_bot(
-    bot: BotFiles, limits: Limits, backend: str = "bwrap", *, warm: bool | None = None
-) -> BotProcess:
-    """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us.
-
-    A Python bot under bubblewrap starts warm (forked into its sandbox from this process's
-    zygote) unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; any other bot, or a
-    warm start that fails, starts cold (bubblewrap runs the bot's command).
-    """
-    check_backend(backend)
-    if backend == "none":
-        popen = subprocess.Popen(
-            bot_command(bot, limits, inside=False),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(bot.root.parent if bot.single_file else bot.root),
-            env=dict(BOT_ENV, HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir()),
-            start_new_session=True,
-            close_fds=True,
-        )
-        return BotProcess(popen, "none")
-
-    uid = sandbox_uid()
-    staging = None
-    bot_dir = bot.root.parent if bot.single_file else bot.root
-    if uid is not None and not _readable_by_others(bot, bot_dir):
-        staging = _stage(bot)
-        bot_dir = Path(staging) / "bot"
-    from . import warm_start  # it builds on this module
-
-    if warm is None:
-        warm = warm_start.enabled()
-    zygote = warm_start.zygote_for(uid) if warm and bot.language == "python" else None
-    try:
-        if zygote is not None:
-            try:
-                return warm_start.start(zygote, bot, limits, uid, bot_dir, staging)
-            except warm_start.ZygoteError as err:  # a cold start is as safe, only slower
-                warm_start.drop(f"warm start failed ({err}); bots start cold in this process")
-        return start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
-    except BaseException:
-        if staging:
-            shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
     status_read, status_write = os.pipe()
@@ -677,7 +631,7 @@ class _ThreadIds:
 _thread_ids = _ThreadIds()
 
 
-def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
+def readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
     """True if an unprivileged user can reach and read every file of the bot."""
     path = bot_dir.resolve()
     for parent in [path, *path.parents]:
@@ -694,7 +648,7 @@ def _readable_by_others(bot: BotFiles, bot_dir: Path) -> bool:
     return True
 
 
-def _stage(bot: BotFiles) -> str:
+def stage_bot_files(bot: BotFiles) -> str:
     """Copy the bot's files where the sandbox user can read them (links are kept as links)."""
     _remove_stale_staging()
     staging = tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{os.getpid()}-")

@@ -6,7 +6,7 @@ lets bubblewrap build the sandbox exactly as for a cold start (:mod:`workers.san
 with ``cat`` as its PID 1 (the holder), and forks the bot into that sandbox from the zygote:
 an interpreter started once per runner process, as the sandbox user, that has never run bot
 code (``workers/zygote.py`` says how the fork enters the sandbox and sheds its privileges).
-:func:`workers.sandbox.start_bot` decides when to use it and falls back to a cold start.
+:func:`workers.launch.start_bot` decides when to use it and falls back to a cold start.
 """
 
 from __future__ import annotations

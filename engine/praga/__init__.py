@@ -62,12 +62,12 @@ class PragaTitle(Title):
         self.components = default_components() if data_dir is None else Components(data_dir)
 
     def bot(self, name: str, seed: int = 0):
-        """A built-in bot (``climber``, ``builder``) that reads this title's component set."""
-        from .bots import BOTS
-
-        if name not in BOTS:
-            raise ConfigError(f"unknown bot {name!r}; built-in bots are {', '.join(sorted(BOTS))}")
-        return BOTS[name](seed, self.components)
+        """A built-in bot (``climber``, ``builder``, ``tuned``, ``search``) that reads this
+        title's component set."""
+        bots = _builtin_bots()
+        if name not in bots:
+            raise ConfigError(f"unknown bot {name!r}; built-in bots are {', '.join(sorted(bots))}")
+        return bots[name](seed, self.components)
 
     def analytics(self, state):
         """Crane configuration, tiles taken by zone and score by source (see .analytics)."""
@@ -101,10 +101,17 @@ class PragaTitle(Title):
 PRAGA = PragaTitle()
 
 
-def _bots() -> dict:
+def _builtin_bots() -> dict:
+    """Each built-in bot's class by name: the rule-of-thumb bots and the search bot, which
+    builds on one of them (loaded on first use: the rules alone need neither)."""
     from .bots import BOTS
+    from .search import SearchBot
 
-    return {name: _factory(name, getattr(make, "thinks", False)) for name, make in BOTS.items()}
+    return {**BOTS, "search": SearchBot}
+
+
+def _bots() -> dict:
+    return {name: _factory(name, make.thinks) for name, make in _builtin_bots().items()}
 
 
 def _factory(name: str, thinks: bool):

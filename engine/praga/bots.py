@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from engine.core.bots import Bot
 
-from .components import CAP, Components, default_components
+from .components import Components, default_components
 from .geometry import ACTION_BOARD
+from .vocabulary import CAP
 
 BASE = {
     "vp": 1.0,
@@ -329,14 +330,8 @@ class TunedBot(HeuristicBot):
         )
 
 
-def search_bot(seed: int = 0, components: Components | None = None):
-    """The ``search`` bot (engine/praga/search.py) with its default budget."""
-    from .search import SearchBot
-
-    return SearchBot(seed, components)
-
-
-search_bot.thinks = True  # as SearchBot.thinks: the registry reads it from the factory
-
-
-BOTS = {"climber": ClimberBot, "builder": BuilderBot, "tuned": TunedBot, "search": search_bot}
+BOTS = {
+    "climber": ClimberBot,
+    "builder": BuilderBot,
+    "tuned": TunedBot,
+}  # and "search": see __init__.py

@@ -10,11 +10,12 @@ import json
 from pathlib import Path
 
 from .geometry import ACTIONS, CityMap
+from .validation import check
+from .vocabulary import CAP
 
 DATA_DIR = Path(__file__).parent / "data"
 TILE_TYPES = ("upgrade", "wall", "building")
 BOARD_KEYS = ("hunger_wall", "cathedral")
-CAP = "cap"  # the university reminder printed on an upgrade's edge
 
 
 class Tile:
@@ -134,8 +135,6 @@ class Components:
         self.techs = _load(folder, "techs.json")["techs"]
         self.tech_index = {t["id"]: i for i, t in enumerate(self.techs)}
         self._check()
-        from .validation import check  # the rule tables it checks against import this module
-
         check(self)
 
     @staticmethod

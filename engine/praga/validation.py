@@ -7,13 +7,13 @@ or being silently ignored.
 
 from __future__ import annotations
 
-from .components import CAP
 from .geometry import ACTIONS
 from .holdings import PAYABLE
 from .rewards import REWARDS
 from .road import FREE_EFFECTS, WHILE_HERE
 from .scoring import SEAL_SCORES, V_TILE_POINTS
 from .techs import USES
+from .vocabulary import CAP
 
 WHEEL_BONUSES = ("special_or_vp", "buy_egg", "gain")
 # Level I-II technologies are lasting effects, read where they act (holdings.has_tech,

@@ -13,3 +13,4 @@ STRUCTS = ("hunger_wall", "cathedral")
 LATERAL_KEY = {"wall_left": 0, "cath_right": 1}  # reward icon -> structure moved along
 WINDOW_PAYS = ("gold_gold", "gold_silver")  # seed §购买额外行动
 END_TURN = {"kind": "end_turn"}
+CAP = "cap"  # the university reminder printed on an upgrade's edge

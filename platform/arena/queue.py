@@ -14,31 +14,11 @@ Celery app (``arena.celery``) and knows the tasks by name only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-
-@dataclass(frozen=True)
-class Messages:
-    """Messages of one task saved in the outbox by one transaction (``keys``: their rows),
-    sent when called, once it commits."""
-
-    task: str
-    args: tuple[tuple[Any, ...], ...]
-    keys: tuple[str, ...]
-
-    @property
-    def ids(self) -> tuple[Any, ...]:
-        """The first argument of each message: the game or version id of the tasks that
-        take one."""
-        return tuple(a[0] for a in self.args)
-
-    def __call__(self) -> None:
-        from arena.outbox import services
-
-        services.deliver(self)
+from arena.outbox import services
 
 
 def send_after_commit(task: str, *args: Any, cursor=None) -> None:
@@ -51,8 +31,6 @@ def send_after_commit(task: str, *args: Any, cursor=None) -> None:
 
 def send_many_after_commit(task: str, args: Iterable[Sequence[Any]], *, cursor=None) -> None:
     """One ``task`` message per argument list, in order, as :func:`send_after_commit`."""
-    from arena.outbox import services
-
     args = tuple(tuple(a) for a in args)
     if args:
         transaction.on_commit(services.save(task, args, cursor=cursor))

@@ -207,6 +207,6 @@ def toy_title():
 
 def sent_ids(callbacks, task: str = "workers.play_game") -> list[int]:
     """The ids the captured on-commit callbacks send ``task`` messages for, in order."""
-    from arena.queue import Messages
+    from arena.outbox.services import Messages
 
     return [pk for cb in callbacks if isinstance(cb, Messages) and cb.task == task for pk in cb.ids]

@@ -14,15 +14,16 @@ import contextlib
 import logging
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from itertools import groupby
 from operator import itemgetter
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.celery import app
-from arena.queue import Messages
 from arena.sql import cursor as new_cursor
 from arena.sql import insert_rows, now_param, row_timestamp, to_json
 
@@ -48,6 +49,25 @@ PAUSE_SECONDS = 2.0
 DRAIN_ROWS = 500
 
 _paused_until = 0.0
+
+
+@dataclass(frozen=True)
+class Messages:
+    """Messages of one task saved in the outbox by one transaction (``keys``: their rows),
+    sent when called, once it commits."""
+
+    task: str
+    args: tuple[tuple[Any, ...], ...]
+    keys: tuple[str, ...]
+
+    @property
+    def ids(self) -> tuple[Any, ...]:
+        """The first argument of each message: the game or version id of the tasks that
+        take one."""
+        return tuple(a[0] for a in self.args)
+
+    def __call__(self) -> None:
+        deliver(self)
 
 
 def save(task: str, args: tuple[tuple, ...], *, cursor=None) -> Messages:

@@ -225,9 +225,9 @@ def test_a_runnable_bot_is_readable_by_the_sandbox_user_so_it_is_never_copied(
     alice_bot, settings, kind
 ):
     from arena.bots.services import seat_spec, upload_version
+    from workers.launch import start_bot
     from workers.limits import Limits
     from workers.manifest import load_bot
-    from workers.sandbox import start_bot
 
     # A cache the sandbox user can reach (pytest's own temporary folders are private).
     cache = Path(tempfile.mkdtemp(prefix="arena-test-cache-"))

@@ -14,11 +14,12 @@ import engine
 from engine.core.rng import derive_seed
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
+from workers.launch import start_bot
 from workers.limits import Limits
 from workers.manifest import load_bot
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
-from workers.sandbox import NONE_WARNING, start_bot
+from workers.sandbox import NONE_WARNING
 
 from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, bot_processes, players_for, real_titles
 

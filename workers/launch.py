@@ -1,0 +1,71 @@
+"""Starting a bot for a game: unsandboxed (backend ``none``), or under bubblewrap, warm
+(forked into its sandbox from the zygote, ``workers/warm_start.py``) when it can be, cold
+(bubblewrap runs the bot's command, ``workers/sandbox.py``) otherwise. The warm start builds
+on the sandbox, so the choice between them lives above both.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import warm_start
+from .limits import Limits
+from .manifest import BotFiles
+from .sandbox import (
+    BOT_ENV,
+    BotProcess,
+    bot_command,
+    check_backend,
+    readable_by_others,
+    sandbox_uid,
+    stage_bot_files,
+    start_in_bwrap,
+)
+
+
+def start_bot(
+    bot: BotFiles, limits: Limits, backend: str = "bwrap", *, warm: bool | None = None
+) -> BotProcess:
+    """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us.
+
+    A Python bot under bubblewrap starts warm (forked into its sandbox from this process's
+    zygote) unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; any other bot, or a
+    warm start that fails, starts cold (bubblewrap runs the bot's command).
+    """
+    check_backend(backend)
+    if backend == "none":
+        popen = subprocess.Popen(
+            bot_command(bot, limits, inside=False),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(bot.root.parent if bot.single_file else bot.root),
+            env=dict(BOT_ENV, HOME=tempfile.gettempdir(), TMPDIR=tempfile.gettempdir()),
+            start_new_session=True,
+            close_fds=True,
+        )
+        return BotProcess(popen, "none")
+
+    uid = sandbox_uid()
+    staging = None
+    bot_dir = bot.root.parent if bot.single_file else bot.root
+    if uid is not None and not readable_by_others(bot, bot_dir):
+        staging = stage_bot_files(bot)
+        bot_dir = Path(staging) / "bot"
+    if warm is None:
+        warm = warm_start.enabled()
+    zygote = warm_start.zygote_for(uid) if warm and bot.language == "python" else None
+    try:
+        if zygote is not None:
+            try:
+                return warm_start.start(zygote, bot, limits, uid, bot_dir, staging)
+            except warm_start.ZygoteError as err:  # a cold start is as safe, only slower
+                warm_start.drop(f"warm start failed ({err}); bots start cold in this process")
+        return start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
+    except BaseException:
+        if staging:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
