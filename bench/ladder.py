@@ -78,7 +78,7 @@ def _workers_part(args) -> None:
     import engine
     from arena.bots import services as bots
     from arena.games.models import Game, GameSeat
-    from arena.tournaments import ladders
+    from arena.tournaments import house as house_ladders
     from arena.tournaments.services import cancel_tournament
     from arena.web.kits import find_kit, kit_zip
 
@@ -86,11 +86,11 @@ def _workers_part(args) -> None:
     owner = get_user_model().objects.create_user("bench")
     # The quick built-ins only: a search bot (about 1 s a decision) would slow every table.
     builtins = engine.bots(args.title, thinking=False)
-    house = len(ladders.house_versions(args.title, args.players, thinking=False))
+    house = len(house_ladders.house_versions(args.title, args.players, thinking=False))
     for i in range(args.bots - house):
         bot = bots.create_bot(owner=owner, title=args.title, name=f"copy-{i}")
         bots.add_builtin_version(bot=bot, builtin_name=builtins[i % len(builtins)])
-    ladder = ladders.create_ladder(
+    ladder = house_ladders.create_ladder(
         organiser=owner,
         name="bench ladder",
         title=args.title,

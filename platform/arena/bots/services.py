@@ -241,8 +241,4 @@ def validate_version(version_id: int) -> BotVersion | None:
     )
     log.info("bot.validation.finished %s", {"version_id": version_id, "ok": ok})
     version.refresh_from_db()
-    if version.status == BotVersion.Status.READY:
-        from arena.tournaments.ladders import join_ladders
-
-        join_ladders(version)  # takes over from the bot's previous version
     return version

@@ -1,11 +1,14 @@
 """A bot version's Celery task: its validation (the upload checks passed; a smoke game in
-the sandbox), leased like a game (``arena.bots.services.validate_version``)."""
+the sandbox), leased like a game (``arena.bots.services.validate_version``); a version that
+passes joins the standing ladders (``arena.tournaments.ladders.join_ladders``)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
 from arena.bots import services
+from arena.bots.models import BotVersion
+from arena.tournaments.ladders import join_ladders
 
 
 @shared_task(
@@ -15,4 +18,6 @@ from arena.bots import services
     ignore_result=True,
 )
 def validate_bot_version(version_id: int) -> None:
-    services.validate_version(version_id)
+    version = services.validate_version(version_id)
+    if version is not None and version.status == BotVersion.Status.READY:
+        join_ladders(version)  # takes over from the bot's previous version

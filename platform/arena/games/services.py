@@ -116,6 +116,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     cost a few more statements.
     """
     from arena.ratings import services as ratings
+    from arena.tournaments import queueing
     from arena.tournaments import services as tournaments
     from arena.tournaments.models import Tournament
 
@@ -130,7 +131,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             # the whole transaction rolls back below.
             save_seats(first.cursor, job.game_id, seats)
             store_analytics(first.cursor, job, played)
-            next_game = tournaments.queue_next_game(first, job.tournament_id)
+            next_game = queueing.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
             titles = ratings.read_title_ratings(first, job.tournament_id)
         if finished.first is None:
@@ -139,7 +140,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             return False
         with RoundTrip() as second:
             # The next game's outbox row goes with the rating writes; sent on commit.
-            tournaments.send_queued(next_game, cursor=second.cursor)
+            queueing.send_queued(next_game, cursor=second.cursor)
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
             ratings.rate_titles(pending, titles, second.cursor)
         ladder = tournament.first.format == Tournament.Format.LADDER
@@ -311,7 +312,8 @@ def _fail(game: Game, reason: str, detail: str) -> None:
     """Fail the locked ``game``: its later games' ratings, the tournament's window and its
     finish stop waiting for it."""
     from arena.ratings.services import apply_pending_ratings
-    from arena.tournaments.services import fill_window, finish_if_done, top_up_ladder
+    from arena.tournaments.queueing import fill_window
+    from arena.tournaments.services import finish_if_done, top_up_ladder
 
     game.lease_until = None
     game.status = Game.Status.FAILED
@@ -353,7 +355,7 @@ def sweep_games() -> dict[str, int]:
     again; then a running tournament with scheduled games and room in its window
     (ARENA_GAMES_IN_FLIGHT raised, say) sends more."""
     from arena.tournaments.models import Tournament
-    from arena.tournaments.services import fill_window
+    from arena.tournaments.queueing import fill_window
 
     counts = {**leases.sweep(GAMES), "sent": 0}
     waiting = Tournament.objects.filter(

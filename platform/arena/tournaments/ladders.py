@@ -14,21 +14,19 @@ from dataclasses import replace
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-import engine
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating
 from arena.ratings.services import ensure_ratings
 from arena.sql import RoundTrip, rewrite
 
-from . import matchmaking, scheduling, services
+from . import matchmaking, queueing, scheduling
 from .models import Challenge, Entrant, Tournament
 
 log = logging.getLogger("arena.ladders")
@@ -50,109 +48,6 @@ def policy() -> matchmaking.Policy:
         neighbours=settings.ARENA_LADDER_NEIGHBOURS,
         exploration=settings.ARENA_LADDER_EXPLORATION_PERCENT / 100,
     )
-
-
-def ladder_players(title_id: str) -> range:
-    """The player counts a title has standing ladders for (two players at least)."""
-    title = engine.title(title_id)
-    return range(max(2, title.min_players), title.max_players + 1)
-
-
-def default_name(title_id: str, players: int) -> str:
-    return f"{engine.title(title_id).name} {players}-player ladder"
-
-
-# -- house bots and the default ladders ------------------------------------------------------
-
-
-def house_user():
-    user, _ = get_user_model().objects.get_or_create(username=settings.ARENA_HOUSE_USERNAME)
-    return user
-
-
-def house_versions(title_id: str, players: int, *, thinking: bool = True) -> list[BotVersion]:
-    """The title's built-in bots as the house's versions, with numbered copies (``random-2``)
-    until a table can be filled; ``thinking=False`` leaves out the search bots (about 1 s a
-    decision), for a one-worker demo."""
-    from arena.bots.services import add_builtin_version
-
-    owner = house_user()
-    builtins = engine.bots(title_id, thinking=thinking)
-    names = [(name, name) for name in builtins]
-    copy = 2
-    while len(names) < players:
-        name = builtins[len(names) % len(builtins)]
-        names.append((f"{name}-{copy}", name))
-        copy += 1
-    versions = []
-    for label, builtin in names:
-        bot, _ = Bot.objects.get_or_create(
-            owner=owner, title=title_id, name=label,
-            defaults={"description": f"the engine's built-in {builtin} bot (a house bot)"},
-        )  # fmt: skip
-        version = bot.versions.filter(kind=BotVersion.Kind.BUILTIN, builtin_name=builtin).first()
-        versions.append(version or add_builtin_version(bot=bot, builtin_name=builtin))
-    return versions
-
-
-def newest_ready_versions(title_id: str) -> list[BotVersion]:
-    """Each bot's newest ready version on the title (a bot whose newest version was withdrawn
-    has none), the house's excepted."""
-    newest = {}
-    versions = BotVersion.objects.filter(bot__title=title_id).exclude(
-        bot__owner__username=settings.ARENA_HOUSE_USERNAME
-    )
-    for version in versions.select_related("bot").order_by("bot_id", "-number"):
-        if version.bot_id in newest or version.status not in (
-            BotVersion.Status.READY,
-            BotVersion.Status.WITHDRAWN,
-        ):
-            continue
-        newest[version.bot_id] = version
-    return [v for v in newest.values() if v.status == BotVersion.Status.READY]
-
-
-def create_ladder(
-    *,
-    organiser,
-    name: str,
-    title: str,
-    players: int,
-    options: dict | None = None,
-    thinking: bool = True,
-    **limits,
-) -> Tournament:
-    """A running standing ladder with the house bots and every bot's newest ready version.
-    TournamentError / engine.ConfigError say what is wrong."""
-    entrants = house_versions(title, players, thinking=thinking) + newest_ready_versions(title)
-    with transaction.atomic():
-        ladder = services.create_tournament(
-            organiser=organiser, name=name, title=title, seats=players, entrants=entrants,
-            options=options, standing=True, **limits,
-        )  # fmt: skip
-        services.start_tournament(ladder.pk)
-    ladder.refresh_from_db()
-    log.info("ladder.created %s", {"tournament_id": ladder.pk, "title": title})
-    return ladder
-
-
-def ensure_standing_ladders(titles=None, players=None, *, thinking=True) -> list[Tournament]:
-    """The default ladder of each title and player count (``players``: only these counts),
-    created when missing; safe to run again. ``thinking``: as for :func:`house_versions`."""
-    made = []
-    for title_id in titles or engine.titles():
-        for n in ladder_players(title_id):
-            if players and n not in players:
-                continue
-            name = default_name(title_id, n)
-            found = Tournament.objects.filter(standing=True, title=title_id, seats=n, name=name)
-            made.append(
-                found.first()
-                or create_ladder(
-                    organiser=house_user(), name=name, title=title_id, players=n, thinking=thinking
-                )
-            )
-    return made
 
 
 def standing_ladders(title_id: str | None = None):
@@ -367,12 +262,12 @@ def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
         open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
         last=Max("number"),
     )
-    room = services.window(ladder) - games["open"]
+    room = queueing.window(ladder) - games["open"]
     if room <= 0:
         return 0
     with RoundTrip() as trip:
-        queued = services.queue_next_game(trip, ladder.pk, games=room)
-    sent = services.send_queued(queued)
+        queued = queueing.queue_next_game(trip, ladder.pk, games=room)
+    sent = queueing.send_queued(queued)
     room -= sent
     entrants = _active(ladder)
     if room <= 0 or len(entrants) < ladder.seats:
@@ -438,7 +333,7 @@ def _plan(
             )
         )
     versions = [e.bot_version for e in entrants]
-    ids = services._create_games(ladder, planned, versions, first_number=first, send=send)
+    ids = queueing.create_games(ladder, planned, versions, first_number=first, send=send)
     changed = []
     for i, entrant in enumerate(entrants):
         if counts[i] != list(entrant.seat_games) + [0] * (ladder.seats - len(entrant.seat_games)):

@@ -1,13 +1,11 @@
 """Tournament lifecycle: create, start (games created in one transaction, sent on its commit),
-pause, resume, cancel, the fair-share window of games in flight, and the ladder's top-up."""
+pause, resume, cancel, finish, and the ladder's top-up; the games' window is ``queueing``."""
 
 from __future__ import annotations
 
 import logging
-from operator import attrgetter
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -16,36 +14,14 @@ import engine
 from arena import statements
 from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
-from arena.queue import enqueue_games
 from arena.ratings.services import ensure_ratings
-from arena.sql import (
-    RoundTrip,
-    Rows,
-    cursor,
-    defaults,
-    insert_rows,
-    now_param,
-    row_timestamp,
-    to_json,
-)
+from arena.sql import RoundTrip, Rows
 from workers.limits import DEFAULT_LIMITS
 
-from . import scheduling
+from . import ladders, queueing, scheduling
 from .models import Entrant, Tournament
 
 log = logging.getLogger("arena.tournaments")
-
-
-def window(tournament: Tournament) -> int:
-    """How many of its games may be queued or running at once: its share of the workers.
-
-    The broker delivers in order and each stored game sends its competition's next, so
-    competitions running together share the workers in proportion to their windows
-    (docs/ladders.md): ARENA_GAMES_IN_FLIGHT for a tournament, ARENA_LADDER_IN_FLIGHT for a
-    ladder."""
-    if tournament.format == Tournament.Format.LADDER:
-        return settings.ARENA_LADDER_IN_FLIGHT
-    return settings.ARENA_GAMES_IN_FLIGHT
 
 
 class TournamentError(ValueError):
@@ -156,102 +132,10 @@ def start_tournament(tournament_id: int) -> Tournament:
             top_up_ladder(tournament)
         else:
             versions = [e.bot_version for e in tournament.entries.select_related("bot_version")]
-            _create_games(tournament, plan_games(tournament), versions, first_number=1)
-            fill_window(tournament)
+            queueing.create_games(tournament, plan_games(tournament), versions, first_number=1)
+            queueing.fill_window(tournament)
     log.info("tournament.started %s", {"tournament_id": tournament_id})
     return tournament
-
-
-def _create_games(
-    tournament, planned, versions, *, first_number: int, send: bool = False
-) -> list[int]:
-    """The planned games with their seats: scheduled, or queued and sent on commit (``send``).
-    Their ids, in game order.
-
-    Two multi-row INSERTs of one shape each (``arena.sql``), whatever the number of games: the
-    ORM's bulk_create prepared every value of every row in Python, so a 5,000-game round robin
-    took 4.4 s to start, most of it there."""
-    queued_at = row_timestamp(timezone.now()) if send else None
-    status = Game.Status.QUEUED if send else Game.Status.SCHEDULED
-    options = to_json(tournament.options)
-    with cursor() as sql:
-        insert_rows(
-            sql,
-            Game,
-            GAME_COLUMNS,
-            [
-                [tournament.pk, first_number + i, p.table, p.seed, options, status, queued_at]
-                + NEW_GAME_TAIL
-                for i, p in enumerate(planned)
-            ],
-        )
-        ids = list(
-            Game.objects.filter(tournament=tournament, number__gte=first_number)
-            .order_by("number")
-            .values_list("id", flat=True)
-        )
-        insert_rows(
-            sql,
-            GameSeat,
-            NEW_SEAT_COLUMNS,
-            [
-                [game_id, seat, versions[entrant].pk] + NEW_SEAT_TAIL
-                for game_id, p in zip(ids, planned, strict=True)
-                for seat, entrant in enumerate(p.seating)
-            ],
-        )
-    if send:
-        enqueue_games(ids)
-    return ids
-
-
-# A new game's columns: the first seven from the plan, the rest at the model's defaults.
-GAME_COLUMNS = statements.columns(
-    Game, "tournament", "number", "table", "seed", "options", "status", "queued_at",
-    "attempts", "worker", "error", "engine_version", "rules_version", "stats", "rated",
-)  # fmt: skip
-NEW_GAME_TAIL = defaults(Game, GAME_COLUMNS[7:])
-# A new seat's: game, seat and version, the rest at the model's defaults.
-NEW_SEAT_COLUMNS = statements.columns(
-    GameSeat, "game", "seat", "bot_version",
-    "winner", "status", "fault_count", "faults", "details", "stderr",
-)  # fmt: skip
-NEW_SEAT_TAIL = defaults(GameSeat, NEW_SEAT_COLUMNS[3:])
-
-
-def fill_window(tournament: Tournament) -> int:
-    """Queue scheduled games, lowest numbers first, until ARENA_GAMES_IN_FLIGHT of the
-    tournament are queued or running; their messages go out on commit. Returns how many.
-
-    Fair share: the broker delivers in order, so a tournament that sent all its games at
-    once would make every tournament started after it wait for the last of them. With a
-    window, each tournament has a few games in the queue and each stored game adds the next
-    at the back (:func:`queue_next_game`), so running tournaments take turns. Called with
-    the tournament row locked (start, resume, a failed game, the sweeper)."""
-    if tournament.status != Tournament.Status.RUNNING:
-        return 0
-    in_flight = tournament.games.filter(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])
-    room = window(tournament) - in_flight.count()
-    if room <= 0:
-        return 0
-    with RoundTrip() as trip:
-        queued = queue_next_game(trip, tournament.pk, games=room)
-    return send_queued(queued)
-
-
-def queue_next_game(trip: RoundTrip, tournament_id: int, *, games: int = 1) -> Rows:
-    """scheduled -> queued for the running tournament's lowest-numbered scheduled
-    ``games`` (``statements.QUEUE_NEXT``): a stored game's place in the window goes to the
-    next one. Once ``trip`` is over, :func:`send_queued` sends them."""
-    return trip.read(statements.QUEUE_NEXT, [now_param(timezone.now()), tournament_id, games])
-
-
-def send_queued(queued: Rows, *, cursor=None) -> int:
-    """Send the games :func:`queue_next_game` queued, in game order, once the transaction
-    commits (their outbox rows written on ``cursor``, if given). Returns how many."""
-    games = sorted(queued.rows, key=attrgetter("number"))
-    enqueue_games((game.id for game in games), cursor=cursor)
-    return len(games)
 
 
 def lock_for_store(trip: RoundTrip, tournament_id: int) -> Rows:
@@ -270,8 +154,6 @@ def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> i
     if tournament.status != Tournament.Status.RUNNING:
         return 0
     if tournament.standing:
-        from . import ladders
-
         return ladders.top_up(tournament, faulted=faulted)
     existing = tournament.games.aggregate(
         total=Count("id"),
@@ -279,7 +161,7 @@ def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> i
         last=Max("number"),
     )
     budget = tournament.ladder_games - existing["total"]
-    wanted = min(budget, window(tournament) - existing["open"])
+    wanted = min(budget, queueing.window(tournament) - existing["open"])
     if wanted <= 0:
         return 0
     entries = list(tournament.entries.select_related("bot_version").order_by("id"))
@@ -302,7 +184,7 @@ def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> i
         planned.append(pick)
         for entrant in pick.seating:
             counts[entrant] += 1
-    _create_games(tournament, planned, versions, first_number=number, send=True)
+    queueing.create_games(tournament, planned, versions, first_number=number, send=True)
     return wanted
 
 
@@ -330,7 +212,7 @@ def resume_tournament(tournament_id: int) -> Tournament:
             )
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        fill_window(tournament)
+        queueing.fill_window(tournament)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
         if finish_if_done(tournament.pk):

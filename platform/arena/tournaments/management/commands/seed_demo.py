@@ -65,9 +65,7 @@ class Command(BaseCommand):
             seats = max(min(SEATS.get(title_id, 4), engine.title(title_id).max_players), 2)
             # Without the search bots: at about 1 s a decision they would keep the demo's
             # one worker from its leagues.
-            made = ladders.ensure_standing_ladders(
-                titles=[title_id], players=[seats], thinking=False
-            )
+            made = house.ensure_standing_ladders(titles=[title_id], players=[seats], thinking=False)
             for ladder in made:
                 self.stdout.write(f"{title_id}: standing ladder {ladder.name!r} is running")
         simulate(DEMO_HISTORY_GAMES, say=self.stdout.write)  # full dashboards from the start
@@ -107,7 +105,9 @@ class Command(BaseCommand):
         except UploadRefused:
             version = bot.versions.order_by("-number").first()
         if validate and version.status == BotVersion.Status.PENDING:
-            bot_services.validate_version(version.pk)  # the same check a worker runs
+            validated = bot_services.validate_version(version.pk)  # as a worker's task does
+            if validated is not None and validated.status == BotVersion.Status.READY:
+                ladders.join_ladders(validated)
             version.refresh_from_db()
         self.stdout.write(f"{title_id}: starter kit v{version.number} is {version.status}")
         return version
