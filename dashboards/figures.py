@@ -272,17 +272,3 @@ def score_source_figure(page: dict, games: int) -> Figure:
         page["score_sources"],
         _plot(fig, barmode="group", yaxis={"title": "average points"}),
     )
-
-
-def _ratings(page: dict) -> list[Figure]:
-    from .figures_ratings import ratings_figures  # it builds on this module's Figure
-
-    return ratings_figures(page)
-
-
-FIGURES = {
-    "seats": seat_figures,
-    "characters": character_figures,
-    "cranes": crane_figures,
-    "ratings": _ratings,
-}

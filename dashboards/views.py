@@ -15,11 +15,18 @@ import engine
 from arena.bots.models import Bot, BotVersion
 from arena.tournaments.models import Tournament
 
-from . import figures, tables
+from . import figures, figures_ratings, tables
 from .pages import PAGES
 from .queries import SelectionError
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+# Each page's figures from its tables (figures_ratings builds on figures' Figure).
+FIGURES = {
+    "seats": figures.seat_figures,
+    "characters": figures.character_figures,
+    "cranes": figures.crane_figures,
+    "ratings": figures_ratings.ratings_figures,
+}
 
 
 @require_GET
@@ -43,7 +50,7 @@ def dashboard(request, name: str):
         "pages": PAGES.values(),
         "sel": sel,
         "games": data["games"],
-        "figures": figures.FIGURES[name](data),
+        "figures": FIGURES[name](data),
         "unbalanced": data.get("unbalanced") or [],
         "filters": _filters(sel, fixed_title=page.title is not None),
         "picker": _picker(sel, data) if page.picks_bots else None,
