@@ -136,9 +136,9 @@ def broker_from_url(url: str) -> tuple[str, str | None, dict]:
         # sweeper requeues it; a queued game nobody claimed is sent again. A worker that
         # stops, or loses a pool process, still puts back the messages it holds. Plain
         # redis:// goes through kombu's transport with one client kept per channel
-        # (workers/broker.py); rediss:// keeps kombu's own, which sets up TLS from the
+        # (arena/broker.py); rediss:// keeps kombu's own, which sets up TLS from the
         # scheme's name.
-        transport = "workers.broker:Transport" if scheme == "redis" else None
+        transport = "arena.broker:Transport" if scheme == "redis" else None
         # A broker host that does not answer fails a connection within 2 s (a sender then
         # leaves its messages to the outbox's drain) instead of the system's minutes.
         return url, transport, {"ack_emulation": False, "socket_connect_timeout": 2}

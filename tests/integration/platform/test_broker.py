@@ -1,17 +1,17 @@
-"""The Redis transport: one redis-py client kept per channel (workers/broker.py), the app's
+"""The Redis transport: one redis-py client kept per channel (arena/broker.py), the app's
 options, and no acknowledgement bookkeeping kept in Redis."""
 
 import pytest
 
+from arena.broker import Channel
 from arena.celery import app
 from arena.settings import broker_from_url
-from workers.broker import Channel
 
 
 def test_redis_urls_get_the_kept_client_transport_and_tls_urls_keep_kombus_own():
     assert broker_from_url("redis://127.0.0.1:6379/3")[:2] == (
         "redis://127.0.0.1:6379/3",
-        "workers.broker:Transport",
+        "arena.broker:Transport",
     )
     assert broker_from_url("rediss://broker.example:6380/3")[1] is None
     assert broker_from_url("filesystem://")[1] is None
