@@ -370,7 +370,7 @@ def _variant(zip_data: bytes, i: int) -> bytes:
 def _play(job) -> int:
     from arena.games.tasks import run_job
 
-    played = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    played = run_job(job)
     return played.match_ms
 
 

@@ -91,9 +91,7 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
     queued = Game.objects.filter(tournament=tournament, status="queued").order_by("number")
     while stored < games and (game := queued.first()):
         job = services.claim_game(game.pk, worker="bench")
-        played = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        played = run_job(job)
         before_backend, before = backend_s(), time.process_time()
         services.store_game_result(job, played)
         python_s += time.process_time() - before

@@ -91,9 +91,7 @@ def play_in_process(tournament, *, stderr: list[str] | None = None):
     tournament_services.start_tournament(tournament.pk)
     for game in Game.objects.filter(tournament=tournament).order_by("number"):
         job = game_services.claim_game(game.pk, worker="w")
-        outcome = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        outcome = run_job(job)
         if stderr is not None:
             outcome.stderr = list(stderr)
         game_services.store_game_result(job, outcome)

@@ -42,9 +42,7 @@ def main() -> None:
             job = services.claim_game(game.pk, worker="embedded")
             assert len(job.seats) == 4 and job.tournament_id == tournament.pk
             assert services.claim_game(game.pk, worker="embedded") is None  # a duplicate
-            outcome = run_job(
-                job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-            )
+            outcome = run_job(job)
             assert services.store_game_result(job, outcome) is True
             assert services.store_game_result(job, outcome) is False
         tournament = Tournament.objects.get(pk=tournament.pk)

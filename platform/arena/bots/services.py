@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -100,47 +101,49 @@ def add_builtin_version(*, bot: Bot, builtin_name: str) -> BotVersion:
 
 
 @dataclass(frozen=True)
-class StoredBotSeat(SeatSpec):
-    """A seat of an uploaded version: ``path`` is where its artifact is runnable on this
-    machine once :func:`ready_seats` has readied it from the platform's storage."""
+class StoredArtifact:
+    """An uploaded version's artifact, to ready on this machine before its game is played
+    (:func:`ready_artifacts`): where its seat's ``path`` points once readied."""
 
-    sha256: str = ""
-    artifact_format: str = ""
-    entry: str = ""
+    sha256: str
+    artifact_format: str
+    entry: str
+    label: str
 
 
 def planned_seat(version) -> SeatSpec:
     """How the match runner seats a bot version, reading nothing: a built-in bot by name,
-    or the version's artifact as a process (a :class:`StoredBotSeat`, to ready before the
-    game). ``version`` is a BotVersion, or anything with its ``kind``, ``builtin_name``,
-    ``sha256``, ``artifact_format``, ``entry`` and ``label`` (a worker's claim reads them
-    without the ORM)."""
+    or the version's artifact as a process, at the path :func:`ready_artifacts` readies it
+    to. ``version`` is a BotVersion, or anything with its ``kind``, ``builtin_name``,
+    ``sha256``, ``artifact_format`` and ``label`` (a worker's claim reads them without the
+    ORM)."""
     if version.kind == BotVersion.Kind.BUILTIN:
         return SeatSpec("builtin", version.builtin_name)
-    return StoredBotSeat(
-        "process",
-        version.label,
-        runnable_location(version.sha256, version.artifact_format),
-        sha256=version.sha256,
-        artifact_format=version.artifact_format,
-        entry=version.entry,
-    )
+    path = runnable_location(version.sha256, version.artifact_format)
+    return SeatSpec("process", version.label, path)
 
 
-def ready_seats(seats: list[SeatSpec]) -> None:
+def stored_artifact(version) -> StoredArtifact | None:
+    """The artifact to ready before ``version`` (as for :func:`planned_seat`) plays; None
+    for a built-in bot."""
+    if version.kind == BotVersion.Kind.BUILTIN:
+        return None
+    return StoredArtifact(version.sha256, version.artifact_format, version.entry, version.label)
+
+
+def ready_artifacts(artifacts: Iterable[StoredArtifact]) -> None:
     """Make every uploaded bot's artifact runnable where its seat says (fetched and checked
     once per machine: ``arena.bots.artifacts.runnable_path``). Raises ArtifactUnavailable
     (a permanent error: the game fails with its reason) when one is missing or damaged."""
-    for seat in seats:
-        if isinstance(seat, StoredBotSeat):
-            runnable_path(seat.sha256, seat.artifact_format, seat.entry, seat.name)
+    for artifact in artifacts:
+        runnable_path(artifact.sha256, artifact.artifact_format, artifact.entry, artifact.label)
 
 
 def seat_spec(version) -> SeatSpec:
     """:func:`planned_seat`, readied."""
-    seat = planned_seat(version)
-    ready_seats([seat])
-    return seat
+    artifact = stored_artifact(version)
+    ready_artifacts([artifact] if artifact else [])
+    return planned_seat(version)
 
 
 def _take_back_validation(version_id: int, now) -> str | None:

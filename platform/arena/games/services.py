@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena import leases, statements
-from arena.bots.services import planned_seat
+from arena.bots.services import StoredArtifact, planned_seat, stored_artifact
 from arena.queue import enqueue_game, enqueue_games
 from arena.sql import RoundTrip, Rows, cursor, from_json, insert_rows, now_param, to_json
 from workers.limits import Limits
@@ -40,6 +40,7 @@ class MatchJob:
     limits: Limits  # the platform's, with the tournament's time control
     tournament_id: int = 0
     seat_versions: tuple[int, ...] = ()  # bot version id per seat
+    artifacts: tuple[StoredArtifact, ...] = ()  # the uploaded bots' files, to ready first
     worker: str = ""  # the claim's worker name: only its holder may store or renew it
 
 
@@ -69,12 +70,13 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     return MatchJob(
         game_id=game_id,
         title=game.title,
-        seats=[planned_seat(seat) for seat in seats],  # readied by the run (ready_seats)
+        seats=[planned_seat(seat) for seat in seats],
         seed=game.seed,
         options=from_json(game.options),
         limits=_time_control(settings.ARENA_BOT_LIMITS, game.decision_ms, game.bank_ms),
         tournament_id=game.tournament_id,
         seat_versions=tuple(seat.bot_version_id for seat in seats),
+        artifacts=tuple(a for seat in seats if (a := stored_artifact(seat)) is not None),
         worker=worker,
     )
 

@@ -22,12 +22,11 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
-from arena.bots.services import ready_seats, refuse_unsandboxed, sweep_validations
+from arena.bots.services import ready_artifacts, refuse_unsandboxed, sweep_validations
 from arena.games import services
 from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
 from workers.errors import public_reason
-from workers.limits import Limits
-from workers.match import MatchResult, SeatSpec, run_match
+from workers.match import MatchResult, run_match
 
 log = logging.getLogger("arena.workers")
 
@@ -51,14 +50,7 @@ def play_game(game_id: int) -> None:
         label=f"{game_id}",
     )
     try:
-        played = run_job(
-            job.title,
-            job.seats,
-            seed=job.seed,
-            options=job.options,
-            limits=job.limits,
-            on_progress=HEARTBEAT.progress,
-        )
+        played = run_job(job, on_progress=HEARTBEAT.progress)
     except LeaseLost:  # taken back after a stall: another worker plays it, store nothing
         log.warning("game.abandoned %s", {"game_id": game_id, "worker": worker})
         return
@@ -123,26 +115,18 @@ def sweep_games() -> None:
     sweep_validations()
 
 
-def run_job(
-    title: str,
-    seats: list[SeatSpec],
-    *,
-    seed: int,
-    options: dict,
-    limits: Limits,
-    on_progress=None,
-) -> MatchResult:
-    """Run one game through the match runner in the platform's sandbox; the runner's
+def run_job(job: services.MatchJob, *, on_progress=None) -> MatchResult:
+    """Run a claimed game through the match runner in the platform's sandbox; the runner's
     ``MatchResult``, which the store takes. Uploaded bots never run without the sandbox.
     ``on_progress`` is the runner's per-decision callback (the lease heartbeat)."""
-    refuse_unsandboxed(seats)
-    ready_seats(seats)  # uploaded bots' artifacts, fetched and checked once per machine
+    refuse_unsandboxed(job.seats)
+    ready_artifacts(job.artifacts)  # uploaded bots' files, fetched and checked once per machine
     return run_match(
-        title,
-        seats,
-        seed=seed,
-        options=options,
-        limits=limits,
+        job.title,
+        job.seats,
+        seed=job.seed,
+        options=job.options,
+        limits=job.limits,
         sandbox=settings.ARENA_SANDBOX,
         on_progress=on_progress,
     )

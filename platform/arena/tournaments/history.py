@@ -77,9 +77,7 @@ def play_tournament(tournament_id: int) -> int:
         job = games.claim_game(game.pk, worker="simulate_history")
         if job is None:  # a running worker took it first
             continue
-        outcome = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        outcome = run_job(job)
         played += games.store_game_result(job, outcome)
     return played
 

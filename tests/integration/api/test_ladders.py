@@ -15,9 +15,7 @@ def play(ladder, games: int) -> None:
     for _ in range(games):
         game = ladder.games.filter(status="queued").order_by("number").first()
         job = game_services.claim_game(game.pk, worker="w")
-        outcome = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        outcome = run_job(job)
         game_services.store_game_result(job, outcome)
 
 

@@ -15,7 +15,7 @@ from tests.support.platform import sent_ids, wait_for
 
 
 def play(job):
-    return run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    return run_job(job)
 
 
 def statuses(tournament) -> list[str]:

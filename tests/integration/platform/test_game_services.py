@@ -31,7 +31,7 @@ def started(toy_title):
 
 
 def play(job):
-    return run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    return run_job(job)
 
 
 def test_starting_a_tournament_sends_its_games_only_after_commit(
@@ -234,7 +234,7 @@ def test_uploaded_bots_never_run_without_the_sandbox(settings, tmp_path):
     assert not report.ok and "ARENA_SANDBOX=none" in report.reason
     plan = [SeatSpec("process", "upload", str(bot)), SeatSpec("builtin", "random")]
     with pytest.raises(RuntimeError, match="never run here"):
-        run_job("praga", plan, seed=1, options={}, limits=Limits(decision_ms=100))
+        run_job(services.MatchJob(0, "praga", plan, 1, {}, Limits(decision_ms=100)))
 
 
 @pytest.mark.django_db(transaction=True)

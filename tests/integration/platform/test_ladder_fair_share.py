@@ -16,7 +16,7 @@ from tests.factories import make_builtin, make_tournament, make_user
 def play_next() -> Game:
     game = Game.objects.filter(status="queued").order_by("queued_at", "id").first()
     job = game_services.claim_game(game.pk, worker="w")
-    outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    outcome = run_job(job)
     game_services.store_game_result(job, outcome)
     return game
 

@@ -92,7 +92,7 @@ def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client
     tournaments.start_tournament(tournament.pk)
     game = tournament.games.order_by("number").first()
     job = games.claim_game(game.pk, worker="w")
-    outcome = run_job(job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits)
+    outcome = run_job(job)
     games.store_game_result(job, outcome)
     stats = outcome.result["stats"]
     names = engine.title("citadels").display_names()

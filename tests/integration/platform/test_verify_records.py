@@ -23,9 +23,7 @@ def stored_games():
     games = list(Game.objects.filter(tournament=tournament).order_by("number")[:2])
     for game in games:
         job = services.claim_game(game.pk, worker="w")
-        played = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        played = run_job(job)
         assert services.store_game_result(job, played) is True
     return [Game.objects.get(pk=g.pk) for g in games]
 
