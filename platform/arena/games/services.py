@@ -152,7 +152,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
                 faulted=tuple(s.bot_version_id for s in seats if s.status != GameSeat.Status.OK),
             )
         if ladder or not pending.open_game:  # else the ratable read saw a game still to play
-            tournaments.finish_if_done(job.tournament_id)
+            Tournament.finish_if_done(job.tournament_id)
     ratings.report_invariants(job.tournament_id, pending.changes, pending.rated_after)
     log.info("game.stored %s", {"game_id": job.game_id})
     return True
@@ -314,8 +314,9 @@ def _fail(game: Game, reason: str, detail: str) -> None:
     """Fail the locked ``game``: its later games' ratings, the tournament's window and its
     finish stop waiting for it."""
     from arena.ratings.services import apply_pending_ratings
+    from arena.tournaments.models import Tournament
     from arena.tournaments.queueing import fill_window
-    from arena.tournaments.services import finish_if_done, top_up_ladder
+    from arena.tournaments.services import top_up_ladder
 
     game.lease_until = None
     game.status = Game.Status.FAILED
@@ -328,7 +329,7 @@ def _fail(game: Game, reason: str, detail: str) -> None:
     if tournament.format == tournament.Format.LADDER:
         top_up_ladder(tournament)
     fill_window(tournament)  # the failed game's place in the window
-    finish_if_done(tournament.pk)
+    Tournament.finish_if_done(tournament.pk)
 
 
 def _take_back_game(game_id: int, now) -> str | None:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
+from arena.games.models import Game
 from workers.limits import DEFAULT_LIMITS
+
+log = logging.getLogger("arena.tournaments")
+
+
+class TournamentError(ValueError):
+    """A tournament change that is not allowed now; the message says why."""
 
 
 class Tournament(models.Model):
@@ -66,12 +76,79 @@ class Tournament(models.Model):
         """Every game's seed derives from it: shown once no game is left to play."""
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
-    @property
-    def is_open(self) -> bool:
-        return self.status in (self.Status.RUNNING, self.Status.PAUSED)
+    # -- transitions: each locks the row, checks the status it leaves, and saves -------------
+    # (Every writer of a running game locks the tournament's row first, so a transition and
+    # a store or a sweep never interleave.) Call them inside the caller's transaction when
+    # more follows (games created, the window filled); each is atomic on its own.
 
-    def limits(self) -> dict:
-        return {"decision_ms": self.decision_ms, "bank_ms": self.bank_ms}
+    def start(self) -> None:
+        """draft -> running; the caller creates the games in the same transaction."""
+        self._move(
+            (self.Status.DRAFT,),
+            self.Status.RUNNING,
+            "only a draft can start",
+            started_at=timezone.now(),
+        )
+
+    def pause(self) -> None:
+        """running -> paused: queued games go back to scheduled (running ones finish)."""
+        with transaction.atomic():
+            self._move((self.Status.RUNNING,), self.Status.PAUSED, "only a running one pauses")
+            self.games.filter(status=Game.Status.QUEUED).update(status=Game.Status.SCHEDULED)
+
+    def resume(self) -> None:
+        """paused -> running; the caller queues its games again, up to the window."""
+        self._move((self.Status.PAUSED,), self.Status.RUNNING, "only a paused one resumes")
+
+    def cancel(self) -> None:
+        """draft, running or paused -> cancelled: games not started are void; running ones
+        finish."""
+        with transaction.atomic():
+            self._move(
+                (self.Status.DRAFT, self.Status.RUNNING, self.Status.PAUSED),
+                self.Status.CANCELLED,
+                "only one not over can be cancelled",
+                finished_at=timezone.now(),
+            )
+            self.games.filter(status__in=[Game.Status.SCHEDULED, Game.Status.QUEUED]).update(
+                status=Game.Status.VOID, error="tournament cancelled"
+            )
+
+    @classmethod
+    def finish_if_done(cls, tournament_id: int) -> bool:
+        """running -> finished once every game is done (and, for a ladder, its budget spent);
+        a standing ladder never finishes. Whether it finished now.
+
+        One conditional UPDATE, so it takes no lock of its own. An open game is never rated,
+        so looking among unrated games finds one with the (tournament, rated, number) index.
+        Only a tournament's last games and a ladder's ask, so the ORM's cost does not show
+        per game."""
+        games = Game.objects.filter(tournament=OuterRef("pk"))
+        open_game = games.filter(rated=False).exclude(status__in=Game.DONE)
+        played = games.order_by().values("tournament").annotate(n=Count("id")).values("n")
+        finished = (
+            cls.objects.filter(pk=tournament_id, status=cls.Status.RUNNING)
+            .exclude(Exists(open_game))
+            .exclude(standing=True)
+            .exclude(format=cls.Format.LADDER, ladder_games__gt=Subquery(played))
+            .update(status=cls.Status.FINISHED, finished_at=timezone.now())
+        ) == 1
+        if finished:
+            log.info("tournament.finished %s", {"tournament_id": tournament_id})
+        return finished
+
+    def _move(self, leaves: tuple[str, ...], to: str, refusal: str, **fields) -> None:
+        """Lock this row, check its status is one of ``leaves`` (TournamentError: it is
+        not, and ``refusal``), then save status ``to`` and ``fields``."""
+        with transaction.atomic():
+            status = type(self).objects.select_for_update().values_list("status", flat=True)
+            self.status = status.get(pk=self.pk)
+            if self.status not in leaves:
+                raise TournamentError(f"The tournament is {self.status}; {refusal}.")
+            self.status = to
+            for name, value in fields.items():
+                setattr(self, name, value)
+            self.save(update_fields=["status", *fields])
 
 
 class Entrant(models.Model):

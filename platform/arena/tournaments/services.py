@@ -7,8 +7,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
-from django.utils import timezone
+from django.db.models import Count, Max, Q
 
 import engine
 from arena import statements
@@ -19,13 +18,9 @@ from arena.sql import RoundTrip, Rows
 from workers.limits import DEFAULT_LIMITS
 
 from . import ladders, queueing, scheduling
-from .models import Entrant, Tournament
+from .models import Entrant, Tournament, TournamentError
 
 log = logging.getLogger("arena.tournaments")
-
-
-class TournamentError(ValueError):
-    """A tournament change that is not allowed now; the message says why."""
 
 
 def resolve_options(title: str, seats: int, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -121,12 +116,8 @@ def start_tournament(tournament_id: int) -> Tournament:
     """draft -> running: create every game (or the ladder's first ones) in one transaction and
     send the first ARENA_GAMES_IN_FLIGHT on its commit; each stored game sends the next."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        if tournament.status != Tournament.Status.DRAFT:
-            raise TournamentError(f"The tournament is {tournament.status}; only a draft can start.")
-        tournament.status = Tournament.Status.RUNNING
-        tournament.started_at = timezone.now()
-        tournament.save(update_fields=["status", "started_at"])
+        tournament = Tournament.objects.get(pk=tournament_id)
+        tournament.start()
         ensure_ratings(tournament)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
@@ -189,71 +180,30 @@ def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> i
 
 
 def pause_tournament(tournament_id: int) -> Tournament:
-    """running -> paused: queued games go back to scheduled (running ones finish)."""
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        if tournament.status != Tournament.Status.RUNNING:
-            raise TournamentError(
-                f"The tournament is {tournament.status}; only a running one pauses."
-            )
-        tournament.status = Tournament.Status.PAUSED
-        tournament.save(update_fields=["status"])
-        tournament.games.filter(status=Game.Status.QUEUED).update(status=Game.Status.SCHEDULED)
+    """running -> paused (:meth:`Tournament.pause`)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    tournament.pause()
     return tournament
 
 
 def resume_tournament(tournament_id: int) -> Tournament:
     """paused -> running: scheduled games are queued and sent again, up to the window."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        if tournament.status != Tournament.Status.PAUSED:
-            raise TournamentError(
-                f"The tournament is {tournament.status}; only a paused one resumes."
-            )
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
+        tournament = Tournament.objects.get(pk=tournament_id)
+        tournament.resume()
         queueing.fill_window(tournament)
         if tournament.format == Tournament.Format.LADDER:
             top_up_ladder(tournament)
-        if finish_if_done(tournament.pk):
+        if Tournament.finish_if_done(tournament.pk):
             tournament.refresh_from_db()
     return tournament
 
 
 def cancel_tournament(tournament_id: int) -> Tournament:
-    """running/paused/draft -> cancelled: games not started are void; running ones finish."""
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError(f"The tournament is already {tournament.status}.")
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
-        tournament.games.filter(status__in=[Game.Status.SCHEDULED, Game.Status.QUEUED]).update(
-            status=Game.Status.VOID, error="tournament cancelled"
-        )
+    """-> cancelled (:meth:`Tournament.cancel`)."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    tournament.cancel()
     return tournament
-
-
-def finish_if_done(tournament_id: int) -> bool:
-    """running -> finished once every game is done (and, for a ladder, its budget spent).
-
-    One conditional UPDATE. An open game is never rated, so looking among unrated games
-    finds one with the (tournament, rated, number) index. Only a tournament's last games and
-    a ladder's ask, so the ORM's cost does not show per game."""
-    games = Game.objects.filter(tournament=OuterRef("pk"))
-    open_game = games.filter(rated=False).exclude(status__in=Game.DONE)
-    played = games.order_by().values("tournament").annotate(n=Count("id")).values("n")
-    finished = (
-        Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING)
-        .exclude(Exists(open_game))
-        .exclude(standing=True)
-        .exclude(format=Tournament.Format.LADDER, ladder_games__gt=Subquery(played))
-        .update(status=Tournament.Status.FINISHED, finished_at=timezone.now())
-    ) == 1
-    if finished:
-        log.info("tournament.finished %s", {"tournament_id": tournament_id})
-    return finished
 
 
 def progress(tournament: Tournament) -> dict[str, int]:
