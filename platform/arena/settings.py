@@ -293,9 +293,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES + 1024 * 1024
 
 # Games: sandbox backend and the limits every bot gets.
 ARENA_SANDBOX = env_choice("ARENA_SANDBOX", "bwrap", ("bwrap", "none"))
-# Every limit's default and its ARENA_BOT_* variable are in workers/limits.py (the one
-# source: the local runner reads the same); a tournament's time control replaces
-# decision_ms and bank_ms for its games.
+# Every limit's default and its ARENA_BOT_* variable are in workers/limits.py (the local
+# runner reads the same). The platform reads them here only: a tournament's time control
+# (decision_ms and bank_ms, replacing these two for its games) defaults to these, whether
+# the web form, the API, the demo or the model itself makes it.
 try:
     ARENA_BOT_LIMITS = Limits.from_env()
 except ValueError as err:

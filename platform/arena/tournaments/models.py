@@ -11,9 +11,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from arena.games.models import Game
-from workers.limits import DEFAULT_LIMITS
 
 log = logging.getLogger("arena.tournaments")
+
+
+def default_decision_ms() -> int:
+    """The platform's time for one decision (ARENA_BOT_DECISION_MS, ``ARENA_BOT_LIMITS``)."""
+    return settings.ARENA_BOT_LIMITS.decision_ms
+
+
+def default_bank_ms() -> int:
+    """The platform's time bank per game (ARENA_BOT_BANK_MS, ``ARENA_BOT_LIMITS``)."""
+    return settings.ARENA_BOT_LIMITS.bank_ms
 
 
 class TournamentError(ValueError):
@@ -48,8 +57,8 @@ class Tournament(models.Model):
     # uploaded, withdrawn or suspended (arena.tournaments.ladders).
     standing = models.BooleanField(default=False, db_index=True)
     # The tournament's time control; every other limit is the platform's (ARENA_BOT_LIMITS).
-    decision_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.decision_ms)
-    bank_ms = models.PositiveIntegerField(default=DEFAULT_LIMITS.bank_ms)
+    decision_ms = models.PositiveIntegerField(default=default_decision_ms)
+    bank_ms = models.PositiveIntegerField(default=default_bank_ms)
     seed = models.BigIntegerField(default=1)
     entrants = models.ManyToManyField("bots.BotVersion", through="Entrant", related_name="+")
     status = models.CharField(

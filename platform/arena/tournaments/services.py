@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
@@ -15,7 +16,6 @@ from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
 from arena.ratings.services import ensure_ratings
 from arena.sql import RoundTrip, Rows
-from workers.limits import DEFAULT_LIMITS
 
 from . import ladders, queueing, scheduling
 from .models import Entrant, Tournament, TournamentError
@@ -39,15 +39,17 @@ def create_tournament(
     rounds: int = 1,
     ladder_games: int = 0,
     options: dict[str, Any] | None = None,
-    decision_ms: int = DEFAULT_LIMITS.decision_ms,
-    bank_ms: int = DEFAULT_LIMITS.bank_ms,
+    decision_ms: int | None = None,
+    bank_ms: int | None = None,
     seed: int | None = None,
     standing: bool = False,
 ) -> Tournament:
     """A draft tournament; TournamentError / engine.ConfigError say what is wrong.
 
     ``standing``: a ladder that never closes (``arena.tournaments.ladders``); it needs no
-    game budget, and its entrants may be fewer than its seats until more bots join."""
+    game budget, and its entrants may be fewer than its seats until more bots join.
+    ``decision_ms`` and ``bank_ms``, the time control, default to the platform's
+    (``settings.ARENA_BOT_LIMITS``, as the web form and the API offer them)."""
     resolved = resolve_options(title, seats, options or {})
     if standing:
         format = Tournament.Format.LADDER
@@ -66,8 +68,10 @@ def create_tournament(
             format=format,
             rounds=rounds,
             ladder_games=ladder_games,
-            decision_ms=decision_ms,
-            bank_ms=bank_ms,
+            decision_ms=settings.ARENA_BOT_LIMITS.decision_ms
+            if decision_ms is None
+            else decision_ms,
+            bank_ms=settings.ARENA_BOT_LIMITS.bank_ms if bank_ms is None else bank_ms,
             seed=(scheduling.draw_seed() if seed is None else seed) & scheduling.SEED_MASK,
             standing=standing,
         )
