@@ -18,7 +18,7 @@ from arena.sql import insert_rows, row_timestamp
 from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat
 
 if TYPE_CHECKING:
-    from workers.match import MatchResult
+    from .outcome import SeatOutcome
 
 SEAT_COLUMNS = [
     "game_id", "seat", "title", "tournament_id", "players", "bot_version_id", "score", "rank",
@@ -32,43 +32,37 @@ SEATS_TAIL = " ON CONFLICT (game_id, seat) DO NOTHING"
 PENDING_TAIL = " ON CONFLICT (game_id) DO NOTHING"
 
 
-def store_analytics(cursor, job, outcome: MatchResult) -> None:
-    """Write the analytics rows of the game ``job`` (a claimed MatchJob) finished with
-    ``outcome`` (the runner's MatchResult), and mark the game pending for the totals
+def store_analytics(cursor, job, seats: list[SeatOutcome], facts: list[list]) -> None:
+    """Write the analytics rows of the game ``job`` (a claimed MatchJob) whose ``seats``
+    were decoded from the runner's result (``arena.games.outcome``), with the title's
+    ``facts`` (``MatchResult.analytics``), and mark the game pending for the totals
     (``arena.games.totals``): three INSERTs, raw SQL on the worker's path (see
     ``arena.sql``). The fact rows come folded from the runner, as they are stored, and go
     with the game id as a parameter of its own."""
-    insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, seat_rows(job, outcome), SEATS_TAIL)
+    insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, seat_rows(job, seats), SEATS_TAIL)
     same = [("game_id", job.game_id)]
-    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, outcome.analytics, same=same)
+    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts, same=same)
     insert_rows(cursor, AnalyticsPending, ["game_id"], [[job.game_id]], PENDING_TAIL)
 
 
-def seat_rows(job, outcome: MatchResult) -> list[list]:
-    """One row per seat in SEAT_COLUMNS order: a shared win counts 1/k for each winner; a
-    seat with faults (or not ``ok``) is marked faulted."""
-    result = outcome.result
-    n = len(job.seat_versions)
-    scores = result.get("scores") or [None] * n
-    ranks = result.get("ranks") or [None] * n
-    winners = set(result.get("winners") or ())
-    faults = outcome.faults or [[]] * n
-    statuses = outcome.seat_status or ["ok"] * n
+def seat_rows(job, seats: list[SeatOutcome]) -> list[list]:
+    """One row per seat in SEAT_COLUMNS order: a shared win counts 1/k for each winner."""
     finished = row_timestamp(timezone.now())
-    share = 1.0 / len(winners) if winners else 0.0
+    winners = sum(seat.winner for seat in seats)
+    share = 1.0 / winners if winners else 0.0
     return [
         [
             job.game_id,
-            seat,
+            seat.seat,
             job.title,
             job.tournament_id,
-            n,
-            version,
-            scores[seat],
-            ranks[seat],
-            share if seat in winners else 0.0,
-            bool(faults[seat]) or statuses[seat] != "ok",
+            len(seats),
+            seat.bot_version_id,
+            seat.score,
+            seat.rank,
+            share if seat.winner else 0.0,
+            seat.faulted,
             finished,
         ]  # fmt: skip
-        for seat, version in enumerate(job.seat_versions)
+        for seat in seats
     ]

@@ -22,6 +22,7 @@ from workers.match import MatchResult, SeatSpec
 
 from .analytics import store_analytics
 from .models import Game, GameSeat
+from .outcome import SeatOutcome, seat_outcomes
 
 log = logging.getLogger("arena.games")
 
@@ -124,7 +125,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
 
     if not (job.tournament_id and job.seat_versions):
         raise ValueError("store_game_result needs the MatchJob that claim_game returned")
-    seats = _result_seats(job, played)
+    seats = seat_outcomes(job.seat_versions, played)
     with transaction.atomic():
         with RoundTrip() as first:
             tournament = tournaments.lock_for_store(first, job.tournament_id)
@@ -132,7 +133,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             # Written before the finish is read: if it found the game no longer running,
             # the whole transaction rolls back below.
             save_seats(first.cursor, job.game_id, seats)
-            store_analytics(first.cursor, job, played)
+            store_analytics(first.cursor, job, seats, played.analytics)
             next_game = queueing.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
             titles = ratings.read_title_ratings(first, job.tournament_id)
@@ -186,78 +187,10 @@ def recorded_actions(record: dict) -> int | None:
     return actions if isinstance(actions, int) and not isinstance(actions, bool) else None
 
 
-def save_seats(cursor, game_id: int, seats: list[SeatResult]) -> None:
+def save_seats(cursor, game_id: int, seats: list[SeatOutcome]) -> None:
     """Every seat's result, over the rows made with the game, in one statement."""
     rows = [s.row(game_id) for s in seats]
     insert_rows(cursor, GameSeat, statements.SEAT_COLUMNS, rows, statements.SEATS_UPSERT)
-
-
-@dataclass(slots=True)
-class SeatResult:
-    """One seat of a finished game as the store writes it (plain values, not a model: every
-    stored game builds one per seat)."""
-
-    seat: int
-    bot_version_id: int
-    score: int | None
-    rank: int | None
-    winner: bool
-    status: str
-    faults: list
-    details: dict
-    stderr: str
-    rating_rank: int | None = None
-
-    def row(self, game_id: int) -> list:
-        """Its values in ``statements.SEAT_COLUMNS`` order."""
-        return [
-            game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
-            self.winner, self.status, len(self.faults), to_json(self.faults),
-            to_json(self.details), self.stderr,
-        ]  # fmt: skip
-
-
-SEAT_STATUSES = frozenset(GameSeat.Status.values)
-
-
-def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
-    """Each seat's score, rank, win, status, faults, details and capped stderr from the
-    runner's result; a seat with faults is faulted whatever the runner said."""
-    from arena.ratings.services import rating_ranks
-
-    result = played.result
-    n = len(job.seat_versions)
-    scores = result.get("scores") or [None] * n
-    ranks = result.get("ranks") or [None] * n
-    winners = set(result.get("winners") or [])
-    details = result.get("details") or [{}] * n
-    faults = played.faults or [[] for _ in range(n)]
-    statuses = played.seat_status or [GameSeat.Status.OK] * n
-    stderr = played.stderr or [""] * n
-    cap = settings.ARENA_BOT_LIMITS.stderr_bytes
-    seats = []
-    for i, version in enumerate(job.seat_versions):
-        seat_faults = list(faults[i] or [])
-        status = statuses[i] if statuses[i] in SEAT_STATUSES else GameSeat.Status.FAULTED
-        if status == GameSeat.Status.OK and seat_faults:
-            status = GameSeat.Status.FAULTED
-        text = stderr[i] or ""
-        seats.append(
-            SeatResult(
-                seat=i,
-                bot_version_id=version,
-                score=scores[i],
-                rank=ranks[i],
-                winner=i in winners,
-                status=str(status),
-                faults=seat_faults,
-                details=details[i] or {},
-                stderr=text[-cap:] if cap else "",
-            )
-        )
-    for seat, rank in zip(seats, rating_ranks(seats), strict=True):
-        seat.rating_rank = rank
-    return seats
 
 
 def release_game(game_id: int, *, reason: str, detail: str = "", worker: str = "") -> str:
