@@ -55,7 +55,8 @@ class _View:
 
 
 class HeuristicBot(Bot):
-    """Rates options with ``rate_<kind>`` methods; higher is better."""
+    """Rates each option through ``OPTION_RATINGS`` (its kind's rating; kinds absent there
+    rate 0); higher is better, ties drawn at random."""
 
     name = "heuristic"
     # how much the style values each character in the draft, before the city's income
@@ -69,8 +70,8 @@ class HeuristicBot(Bot):
         """The best-rated option for what ``view`` shows (an observation's facts)."""
         best, best_rating = [], None
         for index, option in enumerate(options):
-            rate = getattr(self, "rate_" + option["kind"], None)
-            rating = rate(view, option) if rate else 0
+            rate = OPTION_RATINGS.get(option["kind"])
+            rating = rate(self, view, option) if rate else 0
             if best_rating is None or rating > best_rating:
                 best, best_rating = [index], rating
             elif rating == best_rating:
@@ -78,7 +79,7 @@ class HeuristicBot(Bot):
         return self.pick(best)
 
     # -- draft --------------------------------------------------------------------------
-    def rate_pick(self, view, option):
+    def _rate_pick(self, view, option):
         character = option["character"]
         value = self.character_value.get(character, 20) + 10 * view.colour_count(character)
         if character in ("architect", "navigator") and len(view.hand) >= 2:
@@ -88,10 +89,10 @@ class HeuristicBot(Bot):
         return value
 
     # -- the action and cards ----------------------------------------------------------
-    def rate_take_gold(self, view, option):
+    def _rate_take_gold(self, view, option):
         return 10 if sum(1 for d in view.hand if view.useful(d)) >= 2 else 0
 
-    def rate_draw_cards(self, view, option):
+    def _rate_draw_cards(self, view, option):
         return 5
 
     def _card_value(self, view, district):
@@ -100,29 +101,26 @@ class HeuristicBot(Bot):
             value //= 2
         return value
 
-    def rate_keep(self, view, option):
+    def _rate_keep(self, view, option):
         return self._card_value(view, option["district"])
 
-    rate_search = rate_keep
-    rate_take = rate_keep
-
-    def rate_recover(self, view, option):
+    def _rate_recover(self, view, option):
         return 5 if _cost(option["district"]) >= 3 else -5
 
-    def rate_decline(self, view, option):
+    def _rate_decline(self, view, option):
         return 0
 
     # -- building and income --------------------------------------------------------------
-    def rate_build(self, view, option):
+    def _rate_build(self, view, option):
         return 100 + _cost(option["district"]) * 10
 
-    def rate_build_now(self, view, option):
+    def _rate_build_now(self, view, option):
         return 50
 
-    def rate_collect_income(self, view, option):
+    def _rate_collect_income(self, view, option):
         return 90  # after a build of the same colour if one is possible (builds rate higher)
 
-    def rate_end_turn(self, view, option):
+    def _rate_end_turn(self, view, option):
         return 0
 
     # -- powers ------------------------------------------------------------------------------
@@ -148,55 +146,53 @@ class HeuristicBot(Bot):
         ]
         return len(order) - order.index(character) if character in order else 0
 
-    def rate_kill(self, view, option):
+    def _rate_kill(self, view, option):
         return 30 + self.attack_bonus + self._guess(view, option["character"])
 
-    rate_bewitch = rate_kill
-
-    def rate_rob(self, view, option):
+    def _rate_rob(self, view, option):
         rich = {"merchant": 6, "king": 5, "emperor": 5, "alchemist": 4, "architect": 3, "bishop": 3}
         return 30 + self.attack_bonus + rich.get(option["character"], 0)
 
-    def rate_swap_hands(self, view, option):
+    def _rate_swap_hands(self, view, option):
         theirs = view.obs["hand_sizes"][option["seat"]]
         return 20 + 5 * (theirs - len(view.hand)) if theirs > len(view.hand) + 1 else -1
 
-    def rate_discard_draw(self, view, option):
+    def _rate_discard_draw(self, view, option):
         return 15 if sum(1 for d in view.hand if not view.useful(d)) else -1
 
-    def rate_discard(self, view, option):
+    def _rate_discard(self, view, option):
         """The 2-player draft discard (deny the opponent the best card) or a Magician's card."""
         if "district" not in option:
-            return self.rate_pick(view, option)
+            return self._rate_pick(view, option)
         return 10 if not view.useful(option["district"]) else -10
 
-    def rate_done(self, view, option):
+    def _rate_done(self, view, option):
         return 0
 
-    def rate_wizard(self, view, option):
+    def _rate_wizard(self, view, option):
         return 25 + view.obs["hand_sizes"][option["seat"]]
 
-    def rate_to_hand(self, view, option):
+    def _rate_to_hand(self, view, option):
         return 10
 
-    def rate_give_crown(self, view, option):
+    def _rate_give_crown(self, view, option):
         return -view.points[option["seat"]]
 
-    def rate_tribute_gold(self, view, option):
+    def _rate_tribute_gold(self, view, option):
         return 0 if view.gold > 2 else -20
 
-    def rate_tribute_card(self, view, option):
+    def _rate_tribute_card(self, view, option):
         return -_cost(option["district"]) * 3
 
-    def rate_abbot_tax(self, view, option):
+    def _rate_abbot_tax(self, view, option):
         return 40 + (5 if option.get("seat") == view.leader else 0)  # a chosen payer: the leader
 
-    def rate_navigate(self, view, option):
+    def _rate_navigate(self, view, option):
         if option["take"] == "gold":
             return 35 if len(view.hand) >= 2 else 20
         return 30 if len(view.hand) < 2 else 10
 
-    def rate_destroy(self, view, option):
+    def _rate_destroy(self, view, option):
         victim = option["seat"]
         if victim == view.seat:
             return -50
@@ -204,37 +200,80 @@ class HeuristicBot(Bot):
         price = _cost(option["district"]) - 1
         return self.attack_bonus + value - 10 * price if price <= view.gold - 2 else -40
 
-    def rate_exchange(self, view, option):
+    def _rate_exchange(self, view, option):
         return 10 + _cost(option["district"]) if option["seat"] == view.leader else -5
 
-    def rate_give(self, view, option):
+    def _rate_give(self, view, option):
         return -_cost(option["district"])
 
-    def rate_queen_gold(self, view, option):
+    def _rate_queen_gold(self, view, option):
         return 60
 
-    def rate_beautify(self, view, option):
+    def _rate_beautify(self, view, option):
         return 20 if view.gold >= 3 else -5
 
-    def rate_laboratory(self, view, option):
+    def _rate_laboratory(self, view, option):
         return 15 if not view.useful(option["district"]) else -5
 
-    def rate_smithy(self, view, option):
+    def _rate_smithy(self, view, option):
         return 12 if view.gold >= 4 and len(view.hand) <= 2 else -5
 
-    def rate_museum(self, view, option):
+    def _rate_museum(self, view, option):
         return 14 if not view.useful(option["district"]) or len(view.hand) > 3 else -5
 
-    def rate_armory(self, view, option):
+    def _rate_armory(self, view, option):
         if option["seat"] != view.leader:
             return -20
         return _cost(option["district"]) * 4 - 10
 
-    def rate_thank(self, view, option):
+    def _rate_thank(self, view, option):
         return 10
 
-    def rate_keep_silent(self, view, option):
+    def _rate_keep_silent(self, view, option):
         return -10
+
+
+# Option kind -> how a heuristic bot rates it (the styles differ by their character values
+# and attack bonus).
+OPTION_RATINGS = {
+    "pick": HeuristicBot._rate_pick,
+    "take_gold": HeuristicBot._rate_take_gold,
+    "draw_cards": HeuristicBot._rate_draw_cards,
+    "keep": HeuristicBot._rate_keep,
+    "search": HeuristicBot._rate_keep,
+    "take": HeuristicBot._rate_keep,
+    "recover": HeuristicBot._rate_recover,
+    "decline": HeuristicBot._rate_decline,
+    "build": HeuristicBot._rate_build,
+    "build_now": HeuristicBot._rate_build_now,
+    "collect_income": HeuristicBot._rate_collect_income,
+    "end_turn": HeuristicBot._rate_end_turn,
+    "kill": HeuristicBot._rate_kill,
+    "bewitch": HeuristicBot._rate_kill,
+    "rob": HeuristicBot._rate_rob,
+    "swap_hands": HeuristicBot._rate_swap_hands,
+    "discard_draw": HeuristicBot._rate_discard_draw,
+    "discard": HeuristicBot._rate_discard,
+    "done": HeuristicBot._rate_done,
+    "wizard": HeuristicBot._rate_wizard,
+    "to_hand": HeuristicBot._rate_to_hand,
+    "give_crown": HeuristicBot._rate_give_crown,
+    "tribute_gold": HeuristicBot._rate_tribute_gold,
+    "tribute_card": HeuristicBot._rate_tribute_card,
+    "abbot_tax": HeuristicBot._rate_abbot_tax,
+    "navigate": HeuristicBot._rate_navigate,
+    "destroy": HeuristicBot._rate_destroy,
+    "exchange": HeuristicBot._rate_exchange,
+    "give": HeuristicBot._rate_give,
+    "queen_gold": HeuristicBot._rate_queen_gold,
+    "beautify": HeuristicBot._rate_beautify,
+    "laboratory": HeuristicBot._rate_laboratory,
+    "smithy": HeuristicBot._rate_smithy,
+    "museum": HeuristicBot._rate_museum,
+    "armory": HeuristicBot._rate_armory,
+    "thank": HeuristicBot._rate_thank,
+    "keep_silent": HeuristicBot._rate_keep_silent,
+}
 
 
 class BuilderBot(HeuristicBot):
