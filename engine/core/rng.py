@@ -48,9 +48,6 @@ class Rng:
         twin._inc = self._inc
         return twin
 
-    def getstate(self) -> tuple[int, int]:
-        return self._state, self._inc
-
 
 def derive_seed(seed: int, *labels: int | str) -> int:
     """A new 64-bit seed derived from ``seed`` and labels (e.g. a bot's seat), stable forever.

@@ -17,10 +17,6 @@ HERE = Path(__file__).parent
 ACTIONS = ["mines", "quarries", "upgrade", "wall", "building", "road"]
 
 
-def _r(**kw):
-    return {k: v for k, v in kw.items() if v}
-
-
 def crane():
     # Wheel slot 0 is the square box (it holds the round-counting cube); slots 1..11 carry the
     # inner bonuses read from a small photo (public §2, [IMG], low confidence), clockwise.
