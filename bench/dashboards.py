@@ -15,7 +15,7 @@ and a ``ratings_ratingchange`` per seat. The analytics tables, which the other p
 ``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts; Praga: a ``configuration`` fact
 per game, per seat 8 ``take`` and 7 ``score`` facts) and a pending row per game. All of it
 is written by ``generate_series`` in SQL, so a million seats take minutes, not a day of
-simulation. Then it folds the pending games into the totals (``arena.games.totals.fold``,
+simulation. Then it folds the pending games into the totals (``arena.games.totals.fold_batch``,
 20,000 games per transaction: the analytics totals, the ratings page's totals of the same
 games and the rating changes' points) and prints what that cost per game, as the dashboards'
 reads would pay it after the stores. ``--reuse`` times a database a previous run filled;
@@ -202,7 +202,7 @@ def fold_all() -> float:
     from arena.games import totals
 
     started, folded = time.perf_counter(), 0
-    while done := totals.fold(20_000):
+    while done := totals.fold_batch(20_000):
         folded += done
     with connection.cursor() as cursor:
         # The fold deleted every pending row: without a vacuum each read's look for pending

@@ -11,6 +11,7 @@ import engine
 from engine.core.stats import chi_square_homogeneity, wilson_interval
 
 from . import queries, queries_ratings, tables_ratings
+from .pages import PAGES
 from .queries import Selection
 
 # Seating is called unbalanced when a bot version's seat counts differ by more than this
@@ -212,7 +213,7 @@ def _ratio(part, whole) -> float | None:
     return float(part or 0) / whole if whole else None
 
 
-PAGES = {
+PAGE_TABLES = {
     "seats": seats,
     "characters": characters,
     "cranes": cranes,
@@ -227,13 +228,11 @@ def page(name: str, sel: Selection) -> dict:
     """A page's tables, cached until a game is stored (or rated, for the ratings page)."""
     changed = CHANGED_BY.get(name)
     key = name if changed is None else f"{name}:{changed()}"
-    return queries.cached(key, sel, PAGES[name])
+    return queries.cached(key, sel, PAGE_TABLES[name])
 
 
 def selection(name: str, params, title: str | None) -> Selection:
     """The selection a page's query parameters make (raises SelectionError)."""
-    from .pages import PAGES as HEADINGS
-
-    if HEADINGS[name].picks_bots:
+    if PAGES[name].picks_bots:
         return queries_ratings.ratings_selection_from(params, title)
     return queries.selection_from(params, title)

@@ -60,7 +60,7 @@ class Fact:
         )
 
 
-def fold(facts: list[Fact]) -> list[list]:
+def fold_facts(facts: list[Fact]) -> list[list]:
     """The facts as JSON-able rows in ROW_FIELDS order: one per seat, kind, subject and
     detail, with how many facts it folds and the sum of their values (first seen first)."""
     rows: dict[tuple, list] = {}
@@ -86,11 +86,11 @@ def score_sources(details: list[dict], sources: tuple[str, ...]) -> list[Fact]:
 
 
 def fact_rows(title: Title, state: State) -> list[list]:
-    """The title's facts of a finished game, folded into rows (:func:`fold`); never raises.
+    """The title's facts of a finished game, folded into rows (:func:`fold_facts`); never raises.
     A title whose analytics fails costs the game its facts, not the game: the rows are then
     a single ``analytics_error`` fact naming the exception, so the dashboards can count such
     games."""
     try:
-        return fold(title.analytics(state))
+        return fold_facts(title.analytics(state))
     except Exception as error:  # noqa: BLE001 - see the docstring: the game must be stored
-        return fold([Fact("analytics_error", type(error).__name__)])
+        return fold_facts([Fact("analytics_error", type(error).__name__)])

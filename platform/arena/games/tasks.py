@@ -34,7 +34,9 @@ log = logging.getLogger("arena.workers")
 @shared_task(
     name="workers.play_game", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
-def play_game(game_id: int) -> None:
+def play_queued_game(game_id: int) -> None:
+    """Claim the game, play it in the sandbox with the lease renewed, store its result (the
+    task's wire name, ``workers.play_game``, is what the outbox and the broker carry)."""
     worker = worker_name()
     try:  # the claim also readies the seated bots' files, which may be missing or broken
         job = on_a_live_connection(services.claim_game, game_id, worker=worker)

@@ -1,7 +1,7 @@
 """The analytics totals: stored games' seat and fact rows summed per the dashboards' filters.
 
 The store writes a game's rows and marks it pending (``AnalyticsPending``, one row), which
-costs it well under a millisecond; :func:`fold` moves every pending game into the totals in
+costs it well under a millisecond; :func:`fold_batch` moves every pending game into the totals in
 a few set-based statements, whatever their number. The dashboards fold before they read, so
 a figure always counts every stored game. Summing the totals in the store's transaction
 instead would upsert one total row per seat, kind, subject and detail of the game (about
@@ -68,7 +68,7 @@ _MARK = f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} 
 FINISHED = literals([Game.Status.FINISHED])
 
 
-def fold(limit: int | None = None) -> int:
+def fold_batch(limit: int | None = None) -> int:
     """Fold every pending game (the ``limit`` lowest ids, if given) and every settled rating
     change not folded yet (:func:`_settled_rating_changes`) into the totals, in one
     transaction; how many games it folded. Folds take turns (an advisory lock on
@@ -209,7 +209,7 @@ def fold_pending(batch: int = FOLD_BATCH) -> int:
     """Fold every pending game and rating change, ``batch`` games per transaction (what the
     dashboards' reads and ``manage.py fold_totals`` call); how many games it folded."""
     folded = 0
-    while done := fold(batch):
+    while done := fold_batch(batch):
         folded += done
     return folded
 

@@ -124,7 +124,7 @@ def bot_rating(bot) -> Chart:
 # -- seats (a bot's or a tournament's) ---------------------------------------------------
 
 
-def seat_results(seats, key: str, title: str) -> Chart:
+def seat_wins(seats, key: str, title: str) -> Chart:
     """Win rate by seat, per player count, of the finished games' ``seats`` (a queryset of
     GameSeat): a game won by several counts for each of them; the dashed line is the fair
     share 1/players."""
@@ -160,7 +160,7 @@ def seat_results(seats, key: str, title: str) -> Chart:
 
 def bot_charts(bot) -> list[Chart]:
     seats = GameSeat.objects.filter(bot_version__bot=bot)
-    return [bot_rating(bot), seat_results(seats, "bot-seats", "Games won by seat")]
+    return [bot_rating(bot), seat_wins(seats, "bot-seats", "Games won by seat")]
 
 
 # -- a tournament -----------------------------------------------------------------------
@@ -216,5 +216,5 @@ def tournament_charts(tournament) -> list[Chart]:
     seats = GameSeat.objects.filter(game__tournament=tournament)
     return [
         tournament_ratings(tournament),
-        seat_results(seats, "tournament-seats", "Games won by seat"),
+        seat_wins(seats, "tournament-seats", "Games won by seat"),
     ]

@@ -167,7 +167,7 @@ def test_rating_changes_folded_as_they_are_written_make_the_same_points(history,
         for change in changes[start : start + 37]:
             change.pk = None
             change.save()
-        totals.fold()
+        totals.fold_batch()
     assert points() == at_once
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.citadels.components import DARK_CITY_CHARACTERS, DARK_CITY_DISTRICTS
-from engine.core.analytics import ROW_FIELDS, Fact, fact_rows, fold
+from engine.core.analytics import ROW_FIELDS, Fact, fact_rows, fold_facts
 
 CITADELS_SETUPS = [
     (2, {}),
@@ -141,7 +141,7 @@ def test_the_rows_fold_the_facts_per_seat_kind_subject_and_detail(title, players
 
 def test_a_fact_longer_than_its_column_is_cut_and_folded_with_its_equals():
     long = "x" * 200
-    rows = fold([Fact("held", long, 2, seat=1, step=1), Fact("held", long + "y", 3, seat=1)])
+    rows = fold_facts([Fact("held", long, 2, seat=1, step=1), Fact("held", long + "y", 3, seat=1)])
     assert rows == [[1, "held", "x" * 120, "", 2, 5]]
 
 
