@@ -1,7 +1,8 @@
 """Settings of Meeple Arena, read from ARENA_* environment variables with safe defaults.
 
 Every variable is read here and only here, through helpers that refuse malformed values with a
-message naming the variable. With nothing set the platform runs on SQLite and Celery uses
+message naming the variable and what it takes (a number's range, a switch's choices); the
+database URL is read by dj-database-url. With nothing set the platform runs on SQLite and Celery uses
 kombu's filesystem transport under ``var/``, so a fresh clone works with no server at all.
 ``deploy/env.example`` lists every variable.
 """
@@ -9,8 +10,9 @@ kombu's filesystem transport under ``var/``, so a fresh clone works with no serv
 import contextlib
 import os
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from arena.security import DEV_SECRET_KEY
@@ -65,48 +67,38 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
 
 
 def database_from_url(url: str) -> dict:
-    """A Django DATABASES entry from ``postgres://user:pass@host:port/name`` or ``sqlite:///path``."""
-    parts = urlsplit(url)
-    if parts.scheme == "sqlite":
-        path = unquote(parts.path)
-        if not path or path == "/":
+    """A Django DATABASES entry from ``postgres://user:pass@host:port/name?option=value`` or
+    ``sqlite:////absolute/path`` (``sqlite:///path``: relative to the working directory), as
+    dj-database-url reads them, with the platform's options and its messages."""
+    scheme = url.partition("://")[0]
+    if scheme not in ("postgres", "postgresql", "sqlite"):
+        raise ImproperlyConfigured(
+            f"ARENA_DATABASE_URL must start with postgres:// or sqlite:///, not {url!r}"
+        )
+    try:
+        config = dict(dj_database_url.parse(url))
+    except ValueError:  # dj-database-url's ParseError: a port that is not a number, say
+        raise ImproperlyConfigured(
+            f"ARENA_DATABASE_URL cannot be read (is its port a number?): {url!r}"
+        ) from None
+    if scheme == "sqlite":
+        if config["NAME"] in ("", ":memory:"):
             raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no SQLite file: {url!r}")
         # IMMEDIATE: a write transaction takes the lock up front, so the web process and the
         # workers queue for it instead of failing to upgrade a read lock.
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": path,
-            "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
-        }
-    if parts.scheme in ("postgres", "postgresql"):
-        name = unquote(parts.path.lstrip("/"))
-        if not name:
-            raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no database: {url!r}")
-        try:
-            port = parts.port
-        except ValueError:
-            raise ImproperlyConfigured(f"ARENA_DATABASE_URL has a bad port: {url!r}") from None
-        options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-        # The worker's raw SQL runs as prepared statements (arena.sql.cursor; Django's own
-        # cursors bind on the client and never prepare). A transaction-mode connection pooler
-        # that cannot keep them needs ARENA_DB_PREPARED_STATEMENTS=false.
-        prepared = env_bool("ARENA_DB_PREPARED_STATEMENTS", True)
-        options["prepare_threshold"] = 5 if prepared else None
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": name,
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": parts.hostname or "",
-            "PORT": str(port or ""),
-            "OPTIONS": options,
-            # Workers run a game every second or so; a connection per task would add up.
-            "CONN_MAX_AGE": env_int("ARENA_DB_CONN_MAX_AGE", 60, low=0, high=86_400),
-            "CONN_HEALTH_CHECKS": True,
-        }
-    raise ImproperlyConfigured(
-        f"ARENA_DATABASE_URL must start with postgres:// or sqlite:///, not {url!r}"
-    )
+        config["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
+        return config
+    if not config["NAME"]:
+        raise ImproperlyConfigured(f"ARENA_DATABASE_URL names no database: {url!r}")
+    # The worker's raw SQL runs as prepared statements (arena.sql.cursor; Django's own
+    # cursors bind on the client and never prepare). A transaction-mode connection pooler
+    # that cannot keep them needs ARENA_DB_PREPARED_STATEMENTS=false.
+    prepared = env_bool("ARENA_DB_PREPARED_STATEMENTS", True)
+    config.setdefault("OPTIONS", {})["prepare_threshold"] = 5 if prepared else None
+    # Workers run a game every second or so; a connection per task would add up.
+    config["CONN_MAX_AGE"] = env_int("ARENA_DB_CONN_MAX_AGE", 60, low=0, high=86_400)
+    config["CONN_HEALTH_CHECKS"] = True
+    return config
 
 
 def broker_from_url(url: str) -> tuple[str, str | None, dict]:
