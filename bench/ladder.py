@@ -78,7 +78,7 @@ def _workers_part(args) -> None:
     import engine
     from arena.bots import services as bots
     from arena.games.models import Game, GameSeat
-    from arena.tournaments import house as house_ladders
+    from arena.tournaments import house_ladders
     from arena.tournaments.services import cancel_tournament
     from arena.web.kits import find_kit, kit_zip
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 import engine
 from arena.bots.models import Bot
 
-from . import house, ladders
+from . import house_ladders, ladders
 from .forms import parse_options
 from .leaderboard import leaderboard, past_versions, rating_history
 from .models import Challenge, Entrant, Tournament
@@ -69,7 +69,7 @@ def ladder_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            ladder = house.create_ladder(
+            ladder = house_ladders.create_ladder(
                 organiser=request.user, name=data["name"], title=data["title"],
                 players=data["players"], options=data["options"],
             )  # fmt: skip

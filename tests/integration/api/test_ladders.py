@@ -5,7 +5,7 @@ import pytest
 
 from arena.games import services as game_services
 from arena.games.tasks import run_job
-from arena.tournaments import house, ladders
+from arena.tournaments import house_ladders, ladders
 from arena.tournaments.models import Entrant
 from tests.factories import PASSWORD, make_builtin
 
@@ -22,7 +22,7 @@ def play(ladder, games: int) -> None:
 @pytest.fixture
 def ladder(toy_title, people, settings):
     settings.ARENA_LADDER_IN_FLIGHT = 2
-    ladder = house.ensure_standing_ladders(titles=["toy"], players=[2])[0]
+    ladder = house_ladders.ensure_standing_ladders(titles=["toy"], players=[2])[0]
     first = make_builtin(people["alice"], name="mine")
     ladders.join_ladders(first)
     play(ladder, 6)

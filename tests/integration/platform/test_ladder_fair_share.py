@@ -8,7 +8,7 @@ import pytest
 from arena.games import services as game_services
 from arena.games.models import Game
 from arena.games.tasks import run_job
-from arena.tournaments import house, queueing
+from arena.tournaments import house_ladders, queueing
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user
 
@@ -29,7 +29,7 @@ def test_a_busy_ladder_and_a_long_tournament_take_turns(toy_title, settings, lad
     alice = make_user("alice")
     cup = make_tournament(alice, [make_builtin(alice) for _ in range(4)], seats=2, rounds=20)
     tournaments.start_tournament(cup.pk)
-    ladder = house.ensure_standing_ladders(titles=["toy"], players=[2])[0]
+    ladder = house_ladders.ensure_standing_ladders(titles=["toy"], players=[2])[0]
     played = [play_next().tournament_id for _ in range(36)]
     share = played.count(ladder.pk) / len(played)
     expected = ladder_window / (ladder_window + 3)

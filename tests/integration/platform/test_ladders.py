@@ -10,7 +10,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.bots.services import upload_version
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, TitleRating
-from arena.tournaments import house, ladders
+from arena.tournaments import house_ladders, ladders
 from arena.tournaments.leaderboard import leaderboard, rating_history
 from arena.tournaments.matchmaking import SEAT_TOLERANCE
 from arena.tournaments.models import Entrant, Tournament
@@ -56,7 +56,7 @@ def ladder(toy_title):
     stored, so the workers leave the database alone while the test's rows are flushed."""
     from arena.tournaments.services import cancel_tournament
 
-    ladder = house.ensure_standing_ladders(titles=["toy"], players=[2])[0]
+    ladder = house_ladders.ensure_standing_ladders(titles=["toy"], players=[2])[0]
     yield ladder
     cancel_tournament(ladder.pk)
     wait_for(

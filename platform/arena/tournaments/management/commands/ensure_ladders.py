@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from arena.tournaments import house
+from arena.tournaments import house_ladders
 
 
 class Command(BaseCommand):
@@ -18,5 +18,5 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, title, players, **options):
-        for ladder in house.ensure_standing_ladders(titles=title, players=players):
+        for ladder in house_ladders.ensure_standing_ladders(titles=title, players=players):
             self.stdout.write(f"{ladder.name}: /ladders/{ladder.pk}/ ({ladder.status})")

@@ -11,7 +11,7 @@ import engine
 from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.models import Bot, BotVersion
-from arena.tournaments import ladders
+from arena.tournaments import house_ladders, ladders
 from arena.tournaments import services as tournament_services
 from arena.tournaments.history import simulate
 from arena.tournaments.models import Tournament
@@ -65,7 +65,9 @@ class Command(BaseCommand):
             seats = max(min(SEATS.get(title_id, 4), engine.title(title_id).max_players), 2)
             # Without the search bots: at about 1 s a decision they would keep the demo's
             # one worker from its leagues.
-            made = house.ensure_standing_ladders(titles=[title_id], players=[seats], thinking=False)
+            made = house_ladders.ensure_standing_ladders(
+                titles=[title_id], players=[seats], thinking=False
+            )
             for ladder in made:
                 self.stdout.write(f"{title_id}: standing ladder {ladder.name!r} is running")
         simulate(DEMO_HISTORY_GAMES, say=self.stdout.write)  # full dashboards from the start
