@@ -13,7 +13,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from arena.security import DEV_SECRET_KEY
+from arena.security import DEV_RECORD_SIGNING_KEY, DEV_SECRET_KEY
+from engine.core import signatures
+from engine.core.errors import ConfigError
 from workers.limits import Limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -163,6 +165,15 @@ def proxy_ssl_header(name: str) -> tuple[str, str] | None:
 # commands, workers and the tests need none, since only the web signs sessions and tokens.
 DEBUG = env_bool("ARENA_DEBUG", False)
 SECRET_KEY = env_str("ARENA_SECRET_KEY", "") or DEV_SECRET_KEY
+# The Ed25519 key the records the platform serves are signed with (arena.games.signing):
+# base64url of a 32-byte seed; `python -c "from engine.core import signatures;
+# print(signatures.new_private_key_text())"` makes one. Unset: the development key, which is
+# public (the public key endpoint, /api/v1/record-key/, says so).
+ARENA_RECORD_SIGNING_KEY = env_str("ARENA_RECORD_SIGNING_KEY", "") or DEV_RECORD_SIGNING_KEY
+try:
+    signatures.private_key(ARENA_RECORD_SIGNING_KEY)
+except ConfigError as err:
+    raise ImproperlyConfigured(f"ARENA_RECORD_SIGNING_KEY: {err}") from None
 ALLOWED_HOSTS = [h for h in env_str("ARENA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 # Origins (scheme://host[:port]) allowed to post forms when they differ from the Host header,
 # e.g. a proxy on another port.
