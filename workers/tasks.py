@@ -137,9 +137,11 @@ def validate_bot_version(version_id: int) -> None:
 def sweep_games() -> None:
     from arena.bots.services import sweep_validations
     from arena.games.services import sweep_games as sweep
+    from arena.tournaments.ladders import pace_idle_ladders
 
     sweep()
     sweep_validations()
+    pace_idle_ladders()  # settled ladders play at their background rate
 
 
 def run_job(

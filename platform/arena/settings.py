@@ -343,6 +343,12 @@ ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=1
 # and the matchmaking's parameters (arena.tournaments.matchmaking.Policy).
 ARENA_LADDER_IN_FLIGHT = env_int("ARENA_LADDER_IN_FLIGHT", 8, low=1, high=10_000)
 ARENA_LADDER_SETTLED_SIGMA = env_float("ARENA_LADDER_SETTLED_SIGMA", 3.0, low=0.1, high=50)
+# Once every active entrant of a ladder has settled (σ at most ARENA_LADDER_SETTLED_SIGMA), the
+# ladder plays one game at a time, at most this many an hour (0: none until something changes);
+# a new version, a challenge or an unsettled entrant brings back the full window.
+ARENA_LADDER_IDLE_GAMES_PER_HOUR = env_int(
+    "ARENA_LADDER_IDLE_GAMES_PER_HOUR", 12, low=0, high=100_000
+)
 ARENA_LADDER_NEIGHBOURS = env_int("ARENA_LADDER_NEIGHBOURS", 3, low=1, high=100)
 ARENA_LADDER_EXPLORATION_PERCENT = env_int("ARENA_LADDER_EXPLORATION_PERCENT", 15, low=0, high=100)
 # An entrant whose last this many ladder games all faulted is suspended (a new version lifts it).
