@@ -6,8 +6,10 @@ replay records as format 2 lists (before) and packed as format 3 (after), in one
 Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
 ``arena_bench_records``), plays ``--games`` 4-player games between built-in bots in-process
 through the worker's store (a round robin of four versions: seats, analytics rows, rating
-changes as a worker writes them), then rewrites the records as migration 0012 does, both ways
-(``arena.games.record_formats``), running ``VACUUM FULL`` before each measurement. Prints each
+changes as a worker writes them), folds them into the dashboards' totals (which deletes their
+fact rows: games not folded yet keep theirs, about 15 KB a game), then rewrites the records as
+migration 0013 does, both ways
+(``arena.games.record_formats``), measuring a fresh copy of each table's live rows. Prints each
 table that grows with the games (bytes per game before and after), the total, and the
 conversion's rate (records replayed and rewritten per second). A table's fixed pages (an
 empty index is 8 KB) are counted too: use a few hundred games or more.
@@ -57,9 +59,11 @@ def main() -> None:
 
     from arena.games.models import Game
     from arena.games.record_formats import convert_stored
+    from arena.games.totals import fold_pending
 
     call_command("migrate", verbosity=0)
     stored = _store_games(args.title, args.games)
+    fold_pending()  # as the dashboards (or the beat) do: the folded games' fact rows go
     convert_stored(Game, 2)
     before = _sizes()
     began = time.perf_counter()
@@ -76,11 +80,13 @@ def main() -> None:
     record_after = _record_bytes(3, stored)
     print(f"{'all of them':28} {total_before:9.0f} {total_after:9.0f}")
     print(f"{'  the record column alone':28} {record_before:9.0f} {record_after:9.0f}")
-    print(f"conversion (migration 0012): {rate:.0f} records a second on one core")
+    print(f"conversion (migration 0013): {rate:.0f} records a second on one core")
     print(
         f"record_size: {stored} games, {total_before:.0f} -> {total_after:.0f} bytes/game "
         f"({total_after / total_before:.2f}x)"
     )
+    if os.environ.get("ARENA_BENCH_KEEP"):
+        return  # to look at its rows
     with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
         from django.db import connections
 
@@ -89,26 +95,34 @@ def main() -> None:
 
 
 def _sizes() -> dict[str, int]:
-    """Each table's bytes, TOAST and indexes included, after VACUUM FULL."""
+    """Each table's bytes, TOAST and indexes included, counting live rows only: each is
+    copied into a fresh table of the same definition and storage options, which is
+    measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
+    still see, and on a shared server one usually is open.)"""
     from django.db import connection
 
+    sizes = {}
     with connection.cursor() as cursor:
         for table in PER_GAME:
-            cursor.execute(f"VACUUM FULL {table}")
-        cursor.execute(
-            "SELECT relname, pg_total_relation_size(relid) FROM pg_stat_user_tables "
-            "WHERE relname = ANY(%s)",
-            [list(PER_GAME)],
-        )
-        sizes = dict(cursor.fetchall())
-        cursor.execute(
-            "SELECT pg_relation_size(oid), pg_total_relation_size(reltoastrelid), "
-            "pg_indexes_size(oid) FROM pg_class WHERE relname = 'games_game'"
-        )
-        sizes["games_game heap"], sizes["games_game TOAST"], sizes["games_game indexes"] = (
-            cursor.fetchone()
-        )
-        return sizes
+            cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [table])
+            options = cursor.fetchone()[0]
+            cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
+            if options:
+                cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
+            cursor.execute(f"INSERT INTO bench_copy SELECT * FROM {table}")
+            cursor.execute(
+                "SELECT pg_total_relation_size(oid), pg_relation_size(oid), "
+                "pg_total_relation_size(reltoastrelid), pg_indexes_size(oid) "
+                "FROM pg_class WHERE relname = 'bench_copy'"
+            )
+            total, heap, toast, indexes = cursor.fetchone()
+            sizes[table] = total
+            if table == "games_game":
+                sizes["games_game heap"] = heap
+                sizes["games_game TOAST"] = toast
+                sizes["games_game indexes"] = indexes
+            cursor.execute("DROP TABLE bench_copy")
+    return sizes
 
 
 def _record_bytes(fmt: int, games: int) -> float:

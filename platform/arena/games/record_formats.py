@@ -1,5 +1,5 @@
 """Stored records from one record format to another (``engine/core/records.py``), a batch at
-a time: what migration 0012_records_packed runs, both ways.
+a time: what migration 0013_records_packed runs, both ways.
 
 Each record is replayed before it is rewritten (``records.convert``), so only a record that
 replays as stored is converted, and it keeps the versions it was written with. A record that

@@ -1,6 +1,6 @@
 """Records the platform serves carry its Ed25519 signature, its public key is on the site, and
 `python -m engine replay --verify` checks a downloaded record as this platform's (issue 25);
-stored records convert between formats 2 and 3 as migration 0012 does."""
+stored records convert between formats 2 and 3 as migration 0013 does."""
 
 import json
 

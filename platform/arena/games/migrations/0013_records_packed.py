@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
     atomic = False  # a transaction per batch (arena.games.record_formats)
 
     dependencies = [
-        ("games", "0011_game_finished_unrated"),
+        ("games", "0012_records_compressed_rows"),
     ]
 
     operations = [
