@@ -6,10 +6,12 @@ replay records as format 2 lists (before) and packed as format 3 (after), in one
 Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
 ``arena_bench_records``), plays ``--games`` 4-player games between built-in bots in-process
 through the worker's store (a round robin of four versions: seats, analytics rows, rating
-changes as a worker writes them), folds them into the dashboards' totals (which deletes their
-fact rows: games not folded yet keep theirs, about 15 KB a game), then rewrites the records as
-migration 0013 does, both ways
-(``arena.games.record_formats``), measuring a fresh copy of each table's live rows. Prints each
+changes as a worker writes them). Before: the records rewritten as format 2 (as migration 0013
+does going back), every fact row kept, PostgreSQL's default storage options, as the tree before
+issue 25 kept them. After: the games folded into the dashboards' totals (which deletes their fact
+rows; games not folded yet keep theirs, about 15 KB a game), the records packed as migration
+0013 packs them (timed), the tables' storage options. Each measurement is of a fresh copy of
+each table's live rows. Prints each
 table that grows with the games (bytes per game before and after), the total, and the
 conversion's rate (records replayed and rewritten per second). A table's fixed pages (an
 empty index is 8 KB) are counted too: use a few hundred games or more.
@@ -63,21 +65,25 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     stored = _store_games(args.title, args.games)
-    fold_pending()  # as the dashboards (or the beat) do: the folded games' fact rows go
+    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact rows,
+    # PostgreSQL's default toast_tuple_target.
     convert_stored(Game, 2)
-    before = _sizes()
+    before = _sizes(storage_options=False)
+    record_before = _record_bytes(stored)
+    # After: folded as the dashboards (or the beat) fold, which deletes the fact rows; the
+    # records packed as migration 0013 packs them (timed); the tables' storage options.
+    fold_pending()
     began = time.perf_counter()
     converted, _ = convert_stored(Game, 3)
     rate = converted / (time.perf_counter() - began)
-    after = _sizes()
+    after = _sizes(storage_options=True)
+    record_after = _record_bytes(stored)
     print(f"{args.title}, {stored} 4-player games stored; bytes per game (heap + TOAST + indexes)")
-    print(f"{'table':28} {'format 2':>9} {'format 3':>9}")
+    print(f"{'table':28} {'before':>9} {'after':>9}")
     for table in (*PER_GAME, "games_game heap", "games_game TOAST", "games_game indexes"):
         print(f"{table:28} {before[table] / stored:9.0f} {after[table] / stored:9.0f}")
     total_before = sum(before[t] for t in PER_GAME) / stored
     total_after = sum(after[t] for t in PER_GAME) / stored
-    record_before = _record_bytes(2, stored)
-    record_after = _record_bytes(3, stored)
     print(f"{'all of them':28} {total_before:9.0f} {total_after:9.0f}")
     print(f"{'  the record column alone':28} {record_before:9.0f} {record_after:9.0f}")
     print(f"conversion (migration 0013): {rate:.0f} records a second on one core")
@@ -94,10 +100,10 @@ def main() -> None:
         c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
-def _sizes() -> dict[str, int]:
+def _sizes(*, storage_options: bool) -> dict[str, int]:
     """Each table's bytes, TOAST and indexes included, counting live rows only: each is
-    copied into a fresh table of the same definition and storage options, which is
-    measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
+    copied into a fresh table of the same definition (and storage options, if asked),
+    which is measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
     still see, and on a shared server one usually is open.)"""
     from django.db import connection
 
@@ -107,7 +113,7 @@ def _sizes() -> dict[str, int]:
             cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [table])
             options = cursor.fetchone()[0]
             cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
-            if options:
+            if options and storage_options:
                 cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
             cursor.execute(f"INSERT INTO bench_copy SELECT * FROM {table}")
             cursor.execute(
@@ -125,15 +131,10 @@ def _sizes() -> dict[str, int]:
     return sizes
 
 
-def _record_bytes(fmt: int, games: int) -> float:
-    """Mean stored size of the record column (compressed as stored), after a rewrite to
-    ``fmt``."""
+def _record_bytes(games: int) -> float:
+    """Mean stored size of the record column (compressed as stored)."""
     from django.db import connection
 
-    from arena.games.models import Game
-    from arena.games.record_formats import convert_stored
-
-    convert_stored(Game, fmt)
     with connection.cursor() as cursor:
         cursor.execute("SELECT sum(pg_column_size(record)) FROM games_game")
         return cursor.fetchone()[0] / games
