@@ -40,6 +40,7 @@ ROOT = Path(__file__).absolute().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from engine.core.records import action_count  # noqa: E402
 from workers.launch import start_bot  # noqa: E402
 from workers.limits import Limits  # noqa: E402
 from workers.manifest import load_bot  # noqa: E402
@@ -297,7 +298,7 @@ def play_games(title_id: str, kit: Path, seeds: list[int]) -> dict:
         "runner_cpu": cpu1.user - cpu0.user + cpu1.system - cpu0.system,
         "bots_cpu": children_cpu() - bots0,
         "startup": startup_s,
-        "decisions": sum(len(r["actions"]) for r in records),
+        "decisions": sum(action_count(r) for r in records),
         "records": records,
     }
 
@@ -309,11 +310,12 @@ def host_share(title_id: str, records: list[dict]) -> float:
     encoded ``decide`` (event log as a delta, as sent), then the recorded action.
     """
     title = engine.title(title_id)
+    played = [(record, title.replay(record).actions()) for record in records]
     began = time.perf_counter()
-    for record in records:
+    for record, actions in played:
         state = title.new_game(record["players"], record["options"], record["seed"])
         deltas = [EventsDelta() for _ in range(record["players"])]
-        for action in record["actions"]:
+        for action in actions:
             d = state.decision()
             sent, events_from = deltas[d.seat].apply(state.observation(d.seat))
             encode(decide_message(1, d.kind, sent, d.options, 1, 1, [], events_from))

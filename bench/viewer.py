@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.core import view  # noqa: E402
+from engine.core.records import action_count  # noqa: E402
 
 GAMES = {
     "citadels": ["builder", "aggressor", "random", "builder", "random", "aggressor", "random"],
@@ -121,7 +122,7 @@ def measure(title: str, bots: list[str], seed: int, args, browser, context, fold
     jumps = page.evaluate(STEP_JS, [args.steps, "jump"])
     page.close()
     return {
-        "decisions": len(record["actions"]),
+        "decisions": action_count(record),
         "frames_ms": 1000 * (replayed - began),
         "encode_ms": 1000 * (encoded - replayed),
         "offline_ms": 1000 * (offline - encoded),

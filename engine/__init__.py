@@ -16,6 +16,7 @@ from .core.errors import (
     RecordVersionMismatch,
     ReplayDiverged,
     ReplayMismatch,
+    SignatureRefused,
 )
 from .core.play import play_game, play_out
 from .core.registry import bots, make_bot, register, title, titles
@@ -33,6 +34,7 @@ __all__ = [
     "RecordVersionMismatch",
     "ReplayDiverged",
     "ReplayMismatch",
+    "SignatureRefused",
     "State",
     "Title",
     "bots",

@@ -3,6 +3,7 @@
     python -m engine simulate citadels --players 4 --bots greedy,random,random,random \
         --games 1000 --seed 1 [--jobs N] [--out games.jsonl] [--option name=value ...]
     python -m engine replay games.jsonl
+    python -m engine replay --verify --public-key KEY game-1-replay.json
     python -m engine titles
     python -m engine demo
     python -m engine view RECORD.json -o game.html
@@ -13,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
+from engine.core import signatures
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 from engine.core.rng import derive_seed
 from engine.viewer_cli import add_view_command
@@ -72,6 +75,19 @@ def _parser() -> argparse.ArgumentParser:
         "--allow-version",
         action="store_true",
         help="replay records of another rules version under this one (result not checked)",
+    )
+    rep.add_argument(
+        "--verify",
+        action="store_true",
+        help="also check each record's signature: that the platform which served it signed "
+        "this very record",
+    )
+    rep.add_argument(
+        "--public-key",
+        metavar="KEY",
+        help="with --verify: the signer's public key (base64url, as the platform publishes "
+        "it at /api/v1/record-key/), or a file holding it; without it the key the record "
+        "names is checked and printed, for you to compare",
     )
     rep.set_defaults(run=_replay)
 
@@ -131,7 +147,7 @@ class Plan:
             "game": index,
             "bots": names,
             "result": _summary(state.result()),
-            "decisions": len(state.record()["actions"]),
+            "decisions": len(state.actions()),
             "record": state.record(),
         }
 
@@ -236,6 +252,8 @@ def _replay(args) -> int:
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else "it is not UTF-8 text"
         raise UsageError(f"cannot read {args.file}: {reason}") from None
+    trusted = _trusted_key(args)
+    signers: set[str] = set()
     replayed = refused = unparsed = 0
     for where, entry in _entries(text):
         if isinstance(entry, json.JSONDecodeError):
@@ -246,6 +264,8 @@ def _replay(args) -> int:
             )
             continue
         problem = _check_entry(entry, args.allow_version)
+        if not problem and args.verify:
+            problem = _check_signature(entry, trusted, signers)
         if problem:
             refused += 1
             print(f"{where}: {problem}")
@@ -255,7 +275,41 @@ def _replay(args) -> int:
         f"{replayed + refused} records read: {replayed} replay as stored, {refused} do not"
         + (f"; {unparsed} lines could not be parsed" if unparsed else "")
     )
+    if signers:
+        checked = "the key given" if trusted else "; ".join(sorted(signers))
+        print(f"signed by {checked}" + ("" if trusted else _COMPARE_KEY))
     return 1 if refused or unparsed else 0
+
+
+_COMPARE_KEY = (
+    " (not checked against a key you trust: compare it with the public key the platform "
+    "publishes at /api/v1/record-key/, or pass it with --public-key)"
+)
+
+
+def _trusted_key(args) -> str | None:
+    """The public key given with --public-key (its text, or a file holding it)."""
+    if args.public_key is None:
+        return None
+    if not args.verify:
+        raise UsageError("--public-key is used with --verify")
+    text = args.public_key.strip()
+    if os.path.isfile(text):
+        with open(text, encoding="utf-8") as handle:
+            text = handle.read().strip()
+    try:
+        return signatures.public_key(text)
+    except engine.ConfigError as err:
+        raise UsageError(f"--public-key: {err}") from None
+
+
+def _check_signature(entry, trusted: str | None, signers: set[str]) -> str | None:
+    record = entry.get("record", entry)
+    try:
+        signers.add(signatures.check(record, trusted))
+    except engine.SignatureRefused as err:
+        return str(err)
+    return None
 
 
 def _entries(text: str):

@@ -55,12 +55,11 @@ def facts(state) -> list[Fact]:
 def _step_through(state) -> tuple[list[Fact], dict[int, list[int]]]:
     """``pick`` and ``offered`` facts, and each seat's gold at the start of
     each round (by round), by stepping the game again from its record."""
-    record = state.record()
-    replay = state.title.new_game(record["players"], record["options"], record["seed"])
+    replay = state.title.new_game(state.players, state.options, state.seed)
     found: list[Fact] = []
     starts: dict[int, list[int]] = {}
     rnd, position, in_draft = 0, 0, False
-    for action in record["actions"]:
+    for action in state.actions():
         decision = replay.decision()
         if decision.kind in DRAFT_KINDS:
             if not in_draft:

@@ -1,36 +1,30 @@
 """Chance as the game sees it: every random draw goes through here and into the record."""
 
-from .errors import ReplayMismatch
 from .rng import Rng
 
 
 class Chance:
-    """Draws from the engine's PRNG and logs each outcome, in the order drawn.
+    """Draws from the engine's PRNG and logs each outcome and its range, in the order drawn
+    (the range lets the record pack the outcome into its few bits: ``engine/core/digits.py``).
 
-    In replay mode the outcomes come from a recorded list instead of the PRNG, so a record
-    rebuilds its game even if the generator were ever to change.
+    In replay mode the outcomes come from the record instead of the PRNG (``replay``: a
+    ``digits.Digits`` or ``digits.Listed``), so a record rebuilds its game even if the
+    generator were ever to change.
     """
 
-    __slots__ = ("_rng", "log", "_replay", "_cursor")
+    __slots__ = ("_rng", "log", "bounds", "_replay")
 
-    def __init__(self, seed: int, replay: list[int] | None = None):
+    def __init__(self, seed: int, replay=None):
         self._rng = Rng(seed)
         self.log: list[int] = []
+        self.bounds: list[int] = []
         self._replay = replay
-        self._cursor = 0
 
     def below(self, n: int) -> int:
         """An outcome uniform in ``range(n)``, logged."""
-        if self._replay is None:
-            k = self._rng.below(n)
-        else:
-            if self._cursor >= len(self._replay):
-                raise ReplayMismatch("the record has fewer chance outcomes than the game draws")
-            k = self._replay[self._cursor]
-            self._cursor += 1
-            if not isinstance(k, int) or not 0 <= k < n:
-                raise ReplayMismatch(f"recorded chance outcome {k!r} is outside range({n})")
+        k = self._rng.below(n) if self._replay is None else self._replay.take(n)
         self.log.append(k)
+        self.bounds.append(n)
         return k
 
     def shuffle(self, items: list) -> None:
@@ -47,6 +41,7 @@ class Chance:
         twin = Chance.__new__(Chance)
         twin._rng = self._rng.copy()
         twin.log = list(self.log)
-        twin._replay = self._replay
-        twin._cursor = self._cursor
+        twin.bounds = list(self.bounds)
+        # A twin takes its own outcomes from where this one stands in the record.
+        twin._replay = None if self._replay is None else self._replay.copy()
         return twin

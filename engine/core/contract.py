@@ -17,7 +17,9 @@ from .chance import Chance
 from .errors import ConfigError, IllegalAction
 from .options import Option, resolve
 
-ENGINE_VERSION = "0.2.0"  # 0.2: records carry a seal (engine/core/records.py)
+# 0.2: records carry a seal; 0.3: records are packed and sealed with their seed
+# (format 3, engine/core/records.py)
+ENGINE_VERSION = "0.3.0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,16 @@ class Title:
 class State:
     """One game in progress. Subclasses implement the rules of their title."""
 
-    __slots__ = ("title", "players", "options", "seed", "_chance", "_actions", "_decision")
+    __slots__ = (
+        "title",
+        "players",
+        "options",
+        "seed",
+        "_chance",
+        "_actions",
+        "_picks",
+        "_decision",
+    )
 
     def _init_base(self, title, players, options, seed, chance) -> None:
         self.title = title
@@ -125,6 +136,8 @@ class State:
         self.seed = seed
         self._chance = chance
         self._actions: list[dict] = []
+        # (index, number of options) of each action: what the record packs.
+        self._picks: list[tuple[int, int]] = []
         self._decision: Decision | None = None
 
     # -- the contract ------------------------------------------------------------------
@@ -148,22 +161,24 @@ class State:
         applied.
         """
         options = self.decision().options
-        option = self._resolve_choice(choice, options)
+        index = self._resolve_choice(choice, options)
+        option = options[index]
         self._decision = None
         self._actions.append(option)
+        self._picks.append((index, len(options)))
         self._apply(option)
         return option
 
     @staticmethod
-    def _resolve_choice(choice, options: list[dict]) -> dict:
+    def _resolve_choice(choice, options: list[dict]) -> int:
         if isinstance(choice, int) and not isinstance(choice, bool):
             if 0 <= choice < len(options):
-                return options[choice]
+                return choice
             raise IllegalAction(f"choice {choice} is out of range: {len(options)} options")
         if isinstance(choice, dict):
-            for option in options:
+            for index, option in enumerate(options):
                 if option == choice:
-                    return option
+                    return index
             raise IllegalAction(f"{choice!r} is not one of the {len(options)} legal options")
         raise IllegalAction(f"a choice is an option index or an option dict, not {choice!r}")
 
@@ -178,21 +193,14 @@ class State:
         return self._result()
 
     def record(self) -> dict[str, Any]:
-        """The replay record: configuration, seed, chance outcomes and actions, sealed with
-        their digest and the result's (``final``, see ``engine/core/records.py``)."""
-        record = {
-            "format": records.RECORD_FORMAT,
-            "title": self.title.id,
-            "rules_version": self.title.rules_version,
-            "engine_version": ENGINE_VERSION,
-            "players": self.players,
-            "options": self.options,
-            "seed": self.seed,
-            "chance": list(self._chance.log),
-            "actions": list(self._actions),
-        }
-        record["final"] = records.seal(record, self.result() if self.is_over() else None)
-        return record
+        """The replay record: configuration, seed, chance outcomes and actions (packed as
+        digits: each action its option's index), sealed with their digest and the
+        result's (``final``, see ``engine/core/records.py``)."""
+        return records.write(self, ENGINE_VERSION)
+
+    def actions(self) -> list[dict]:
+        """The options applied so far, in order (what the record's actions unpack to)."""
+        return list(self._actions)
 
     def clone(self) -> State:
         """An independent copy: applying to one never changes the other."""
@@ -203,6 +211,7 @@ class State:
         twin.seed = self.seed
         twin._chance = self._chance.clone()
         twin._actions = list(self._actions)
+        twin._picks = list(self._picks)
         twin._decision = self._decision
         self._copy_into(twin)
         return twin

@@ -32,3 +32,8 @@ class IncompleteRecord(ReplayMismatch):
 
 class ReplayDiverged(ReplayMismatch):
     """A record that replays, but not to the result (or end) that was stored with it."""
+
+
+class SignatureRefused(EngineError):
+    """A record whose signature is missing, does not match its content, or is not the
+    expected signer's (``engine/core/signatures.py``)."""

@@ -23,8 +23,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import records
 from .contract import State, Title
-from .errors import ConfigError, EngineError, IllegalAction, ReplayMismatch
+from .errors import ConfigError, EngineError, ReplayMismatch
 from .registry import title as title_by_id
 
 PUBLIC = "public"
@@ -108,32 +109,11 @@ def states(record: dict[str, Any]):
     """Yield ``(state, action)`` at each recorded decision, then ``(final state, None)``:
     one state, advanced after each yield (``clone()`` it to keep a position).
 
-    The game is rebuilt from its seed with ``new_game`` and the recorded actions are applied
-    one by one; at the end its chance outcomes must equal the record's, so a record from
-    another engine build is refused rather than shown wrong. Raises ReplayMismatch.
+    The game is rebuilt from the record's chance outcomes with its recorded actions applied
+    one by one, in any record format (``engine.core.records.steps``); a record that does not
+    rebuild a game is refused rather than shown wrong. Raises ReplayMismatch.
     """
-    title = _title_of(record)
-    try:
-        state = title.new_game(record["players"], record["options"], record["seed"])
-        actions = list(record["actions"])
-        chance = list(record["chance"])
-    except (KeyError, TypeError) as err:
-        raise ReplayMismatch(f"malformed record: {err!r}") from err
-    except ConfigError as err:
-        raise ReplayMismatch(f"record configuration refused: {err}") from err
-    for step, action in enumerate(actions):
-        if state.is_over():
-            raise ReplayMismatch(f"action {step} comes after the end of the game")
-        yield state, action
-        try:
-            state.apply(action)
-        except IllegalAction as err:
-            raise ReplayMismatch(f"action {step} is illegal on replay: {err}") from err
-    if state.record()["chance"] != chance:
-        raise ReplayMismatch(
-            "the record's chance outcomes differ from this engine's (another engine build?)"
-        )
-    yield state, None
+    yield from records.steps(_title_of(record), record)
 
 
 def frames(record: dict[str, Any], perspective: Perspective) -> list[dict[str, Any]]:
@@ -420,7 +400,7 @@ def write_game_html(game: dict[str, Any], path: str | Path) -> Path:
         [PUBLIC, ALL],
         seat_names=_seat_names(game, record),
         marks=timeline_marks(
-            len(record.get("actions", [])),
+            records.action_count(record),
             game.get("faults"),
             game.get("seat_status"),
             details_for=set(range(record.get("players", 0))),

@@ -51,10 +51,9 @@ def _variants(options: dict) -> list[Fact]:
 
 def _takes(state) -> list[Fact]:
     """One ``take`` fact per action tile taken, from the crane as the taking seat saw it."""
-    record = state.record()
-    replay = state.title.new_game(record["players"], record["options"], record["seed"])
+    replay = state.title.new_game(state.players, state.options, state.seed)
     found: list[Fact] = []
-    for action in record["actions"]:
+    for action in state.actions():
         if action.get("kind") == "take_tile":
             seat = replay.decision().seat
             tiles = replay.observation(seat)["crane"]["tiles"]

@@ -9,6 +9,10 @@ from django.core.exceptions import ImproperlyConfigured
 
 # What a development checkout signs with when ARENA_SECRET_KEY is unset.
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
+# What a development checkout signs served records with when ARENA_RECORD_SIGNING_KEY is
+# unset (an Ed25519 seed, base64url): public in this repository, so a record it signed proves
+# nothing. The record key endpoint says when it is in use.
+DEV_RECORD_SIGNING_KEY = "KGtBdLlfjxOXpXOrbs3npECAy_q7T6pGjjGuUVmHUsw"
 # Keys that ship in this repository's files: a deployment that copied one is not secret.
 KNOWN_KEYS = frozenset({DEV_SECRET_KEY, "change-me-to-a-long-random-string"})
 MIN_LENGTH = 50

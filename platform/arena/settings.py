@@ -15,7 +15,9 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from arena.security import DEV_SECRET_KEY
+from arena.security import DEV_RECORD_SIGNING_KEY, DEV_SECRET_KEY
+from engine.core import signatures
+from engine.core.errors import ConfigError
 from workers.limits import Limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -155,6 +157,15 @@ def proxy_ssl_header(name: str) -> tuple[str, str] | None:
 # commands, workers and the tests need none, since only the web signs sessions and tokens.
 DEBUG = env_bool("ARENA_DEBUG", False)
 SECRET_KEY = env_str("ARENA_SECRET_KEY", "") or DEV_SECRET_KEY
+# The Ed25519 key the records the platform serves are signed with (arena.games.signing):
+# base64url of a 32-byte seed; `python -c "from engine.core import signatures;
+# print(signatures.new_private_key_text())"` makes one. Unset: the development key, which is
+# public (the public key endpoint, /api/v1/record-key/, says so).
+ARENA_RECORD_SIGNING_KEY = env_str("ARENA_RECORD_SIGNING_KEY", "") or DEV_RECORD_SIGNING_KEY
+try:
+    signatures.private_key(ARENA_RECORD_SIGNING_KEY)
+except ConfigError as err:
+    raise ImproperlyConfigured(f"ARENA_RECORD_SIGNING_KEY: {err}") from None
 ALLOWED_HOSTS = [h for h in env_str("ARENA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 # Origins (scheme://host[:port]) allowed to post forms when they differ from the Host header,
 # e.g. a proxy on another port.
@@ -326,6 +337,12 @@ ARENA_FAULT_FLAG_PERCENT = env_int("ARENA_FAULT_FLAG_PERCENT", 20, low=1, high=1
 # and the matchmaking's parameters (arena.tournaments.matchmaking.Policy).
 ARENA_LADDER_IN_FLIGHT = env_int("ARENA_LADDER_IN_FLIGHT", 8, low=1, high=10_000)
 ARENA_LADDER_SETTLED_SIGMA = env_float("ARENA_LADDER_SETTLED_SIGMA", 3.0, low=0.1, high=50)
+# Once every active entrant of a ladder has settled (σ at most ARENA_LADDER_SETTLED_SIGMA), the
+# ladder plays one game at a time, at most this many an hour (0: none until something changes);
+# a new version, a challenge or an unsettled entrant brings back the full window.
+ARENA_LADDER_IDLE_GAMES_PER_HOUR = env_int(
+    "ARENA_LADDER_IDLE_GAMES_PER_HOUR", 12, low=0, high=100_000
+)
 ARENA_LADDER_NEIGHBOURS = env_int("ARENA_LADDER_NEIGHBOURS", 3, low=1, high=100)
 ARENA_LADDER_EXPLORATION_PERCENT = env_int("ARENA_LADDER_EXPLORATION_PERCENT", 15, low=0, high=100)
 # An entrant whose last this many ladder games all faulted is suspended (a new version lifts it).

@@ -11,7 +11,7 @@ from django.db import connections
 from django.test import Client
 
 import engine
-from engine.core import view
+from engine.core import records, view
 from tests.browser.test_first_tournament import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import make_user
 from tests.integration.platform.test_viewer import store_finished_game
@@ -70,7 +70,7 @@ def test_the_offline_file_opens_without_network_at_the_last_frame(browser, recor
     path = view.write_game_html(record, tmp_path / "game.html")
     page = _page(browser, offline=True)
     page.goto(path.as_uri())
-    decisions = len(record["actions"])
+    decisions = records.action_count(record)
     assert page.inner_text(".mv-position") == f"End of the game ({decisions} decisions)"
     final = engine.title(record["title"]).replay(record)
     scores = [str(s) for s in final.result()["scores"]]
@@ -94,7 +94,7 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     steps = [(state.clone(), action) for state, action in view.states(record)]
     owner = game.seats.get(seat=0).bot_version.bot.owner
     url = f"{live_server.url}/games/{game.pk}/"
-    total = len(record["actions"])
+    total = records.action_count(record)
 
     page = _page(browser, session=_session_of(owner), base=live_server.url)
     page.goto(url)

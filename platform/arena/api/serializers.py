@@ -397,6 +397,16 @@ class WorkerQueueSerializer(serializers.Serializer):
     oldest_started_at = serializers.DateTimeField(allow_null=True)
 
 
+class RecordKeySerializer(serializers.Serializer):
+    algorithm = serializers.CharField()
+    public_key = serializers.CharField(help_text="base64url of the key's 32 bytes")
+    development_key = serializers.BooleanField(
+        help_text="true while the platform signs with the development key its source "
+        "publishes: such a signature proves nothing"
+    )
+    verify = serializers.CharField(help_text="the command that checks a downloaded record")
+
+
 class QueueStatusSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     tournaments = TournamentQueueSerializer(

@@ -23,5 +23,6 @@ urlpatterns = [
     path("token/", views.TokenView.as_view(), name="token"),
     path("me/", views.SelfView.as_view(), name="me"),
     path("queue/", views.QueueView.as_view(), name="queue"),
+    path("record-key/", views.RecordKeyView.as_view(), name="record-key"),
     path("", include(router.urls)),
 ]

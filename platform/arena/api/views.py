@@ -31,11 +31,13 @@ from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
+from arena.games import signing
 from arena.games.models import Game, GameSeat, deal_pending
 from arena.games.queue_status import queue_status
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
+from engine.core import signatures
 
 from . import exports
 from .errors import Conflict, PayloadTooLarge
@@ -51,6 +53,7 @@ from .serializers import (
     QueueStatusSerializer,
     RatingChangeSerializer,
     RatingSerializer,
+    RecordKeySerializer,
     TitleSerializer,
     TournamentSerializer,
     describe_title,
@@ -427,14 +430,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
 
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
-        summary="The replay record (title, options, seed, chance outcomes, actions)",
+        summary="The replay record (title, options, seed, chance outcomes, actions), signed "
+        "by the platform (its public key: /api/v1/record-key/)",
     )
     @action(detail=True, methods=["get"], filterset_class=None)
     def replay(self, request, pk=None):
         game = get_object_or_404(Game.objects.only("id", "record"), pk=pk)
         if not game.record:
             raise NotFound("This game has no replay record yet.")
-        return Response(game.record)
+        return Response(signing.signed(game.record))
 
     @extend_schema(
         parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH)],
@@ -471,6 +475,29 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     def csv(self, request):
         games = self.filter_queryset(Game.objects.order_by("id"))
         return exports.games_csv(games, "games.csv")
+
+
+class RecordKeyView(generics.GenericAPIView):
+    """The public key that the records this platform serves are signed with, and how to
+    check a downloaded record with it."""
+
+    serializer_class = RecordKeySerializer
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedThrottle]
+
+    @extend_schema(summary="The public key of the records' signatures")
+    def get(self, request):
+        key = signing.public_key()
+        return Response(
+            RecordKeySerializer(
+                {
+                    "algorithm": signatures.ALGORITHM,
+                    "public_key": key,
+                    "development_key": signing.is_development_key(),
+                    "verify": f"python -m engine replay --verify --public-key {key} RECORD.json",
+                }
+            ).data
+        )
 
 
 class QueueView(generics.GenericAPIView):

@@ -5,17 +5,27 @@ The facts are computed where the game was played: the match runner calls the tit
 ``analytics`` hook on the final state (``engine.core.analytics.fact_rows``) and sends the
 rows with the outcome (``MatchResult.analytics``). The store only writes them, so it never
 replays a game nor asks which title it was (docs/analytics.md, "Where the facts are made").
+
+The fact rows (about 130 a 4-player Citadels game, 15.6 KB with their index) are kept only
+until the fold has added them to the totals (``arena.games.totals``), which then deletes
+them: the figures are in the totals, and the record holds the game, so a rebuild of the
+totals derives them again from the records (:func:`derive_missing_facts`), as the runner
+did.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+import engine
 from arena.sql import insert_rows, row_timestamp
+from engine.core.analytics import fact_rows
 
-from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat
+from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game
 
 if TYPE_CHECKING:
     from .outcome import SeatOutcome
@@ -66,3 +76,48 @@ def seat_rows(job, seats: list[SeatOutcome]) -> list[list]:
         ]  # fmt: skip
         for seat in seats
     ]
+
+
+DERIVE_BATCH = 500
+
+
+def derive_missing_facts(
+    batch: int = DERIVE_BATCH, *, pending_only: bool = True
+) -> tuple[int, int]:
+    """The fact rows of every pending game (every stored game, with ``pending_only``
+    false) that has none (its rows were folded and deleted), derived again from its record,
+    ``batch`` games per transaction: each record is replayed and the title's facts folded as
+    the runner folds them. Returns (games derived, games whose record does not replay, which
+    stay without facts). A replay costs a few ms: a rebuild of a million games spends hours
+    here (docs/scaling.md)."""
+    source = AnalyticsPending if pending_only else AnalyticsSeat
+    missing = (
+        source.objects.filter(~Exists(AnalyticsFact.objects.filter(game_id=OuterRef("game_id"))))
+        .values_list("game_id", flat=True)
+        .distinct()
+        .order_by("game_id")
+    )
+    derived = failed = 0
+    last = 0
+    while ids := list(missing.filter(game_id__gt=last)[:batch]):
+        last = ids[-1]
+        games = Game.objects.filter(pk__in=ids, record__isnull=False).only("pk", "record")
+        with transaction.atomic(), connection.cursor() as cursor:
+            for game in games:
+                rows = _facts_of(game.record)
+                if rows is None:
+                    failed += 1
+                    continue
+                insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, rows, same=[("game_id", game.pk)])
+                derived += 1
+    return derived, failed
+
+
+def _facts_of(record: dict) -> list[list] | None:
+    """The folded fact rows of a recorded game, or None when its record does not replay."""
+    try:
+        title = engine.title(record.get("title", ""))
+        state = title.replay(record, allow_version=True)
+    except engine.EngineError:
+        return None
+    return fact_rows(title, state)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine.core import view
+from engine.core import records, view
 from engine.core.errors import ConfigError
 
 # Statistics shown in their own section rather than as a line of figures.
@@ -119,7 +119,7 @@ def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
 def viewer_marks(game, seats, owned: set[int]) -> list[dict]:
     """Faults, disqualifications and the end on the timeline of ``game``."""
     return view.timeline_marks(
-        len(game.record.get("actions", [])),
+        records.action_count(game.record),
         [s.faults for s in seats],
         [s.status for s in seats],
         details_for=owned,

@@ -25,6 +25,7 @@ from django.db import InterfaceError, OperationalError, connection
 from arena.bots.services import ready_artifacts, refuse_unsandboxed, sweep_validations
 from arena.games import services
 from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
+from arena.tournaments.ladders import pace_idle_ladders
 from workers.errors import public_reason
 from workers.match import MatchResult, run_match
 
@@ -112,9 +113,11 @@ def on_a_live_connection(step, *args, **kwargs):
 
 @shared_task(name="workers.sweep_games", ignore_result=True)
 def sweep_games() -> None:
-    """The beat's sweep: games and validations whose lease ran out."""
+    """The beat's sweep: games and validations whose lease ran out, and the background
+    games of settled ladders."""
     services.sweep_games()
     sweep_validations()
+    pace_idle_ladders()  # settled ladders play at their background rate
 
 
 def run_job(job: services.MatchJob, *, on_progress=None) -> MatchResult:

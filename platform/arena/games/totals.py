@@ -32,6 +32,7 @@ from arena.ratings.models import Rating, RatingChange
 from arena.sql import literals
 from arena.tournaments.models import Tournament
 
+from .analytics import derive_missing_facts
 from .models import (
     FILTER_COLUMNS,
     GAME_FILTER_COLUMNS,
@@ -120,6 +121,12 @@ def _fold_games(cursor, limit: int | None) -> int:
         cursor.execute(sql, [batch])
     for sql in _ratings_page_statements(connection.vendor):
         cursor.execute(sql, [batch])
+    # The facts are in the totals now; the records hold them (arena.games.analytics).
+    cursor.execute(
+        f"DELETE FROM {_table(AnalyticsFact)} WHERE game_id IN "
+        f"(SELECT game_id FROM {_table(AnalyticsPending)} WHERE batch = %s)",
+        [batch],
+    )
     cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
     cursor.execute(
         f"INSERT INTO {_table(AnalyticsFolded)} (id, games, rating_changes) VALUES (1, %s, 0) "
@@ -216,14 +223,17 @@ def fold_pending(batch: int = FOLD_BATCH) -> int:
 
 def rebuild(batch: int = 20_000) -> int:
     """Empty the totals and fold every stored game again, ``batch`` games per transaction
-    (after a game was deleted, or the totals' definition changed); how many it folded."""
+    (after a game was deleted, or the totals' definition changed), its facts derived again
+    from its record first (``analytics.derive_missing_facts``); how many it folded."""
     unfold_all()
     return fold_pending(batch)
 
 
 def unfold_all() -> None:
     """Empty the totals and make every stored game pending again (what a migration that
-    changes the totals' definition does), to be folded by the next :func:`fold_pending`."""
+    changes the totals' definition does), to be folded by the next :func:`fold_pending`; the
+    facts of the games folded before are derived again from their records
+    (``analytics.derive_missing_facts``: a replay per game, a batch per transaction)."""
     with transaction.atomic(), connection.cursor() as cursor:
         for model in (*TOTALS, RatingPoint):
             cursor.execute(f"DELETE FROM {_table(model)}")
@@ -235,6 +245,7 @@ def unfold_all() -> None:
             f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
             f"SELECT DISTINCT game_id FROM {_table(AnalyticsSeat)}"
         )
+    derive_missing_facts()
 
 
 def _table(model) -> str:

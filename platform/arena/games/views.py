@@ -15,6 +15,7 @@ from engine.core import view
 from .models import Game, GameSeat
 from .presentation import game_statistics, viewer_frames, viewer_marks, viewer_page_data
 from .queue_status import chart, queue_status
+from .signing import signed
 
 
 def _seats(game: Game) -> list[GameSeat]:
@@ -99,13 +100,13 @@ def viewer_asset(request, name: str):
 
 
 def game_replay(request, game_id: int):
-    """The replay record as one compact line of JSON, which ``python -m engine replay``
-    reads as it is."""
-    game = get_object_or_404(Game, pk=game_id)
+    """The replay record, signed by the platform, as one compact line of JSON, which
+    ``python -m engine replay --verify`` reads as it is."""
+    game = get_object_or_404(Game.objects.only("id", "record"), pk=game_id)
     if not game.record:
         raise Http404("This game has no replay record yet.")
     response = HttpResponse(
-        json.dumps(game.record, separators=(",", ":"), ensure_ascii=False) + "\n",
+        json.dumps(signed(game.record), separators=(",", ":"), ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-replay.json"'

@@ -16,12 +16,12 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Exists, Max, OuterRef, Sum
 from django.urls import reverse
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
-from arena.games.models import Game, GameSeat
+from arena.games.models import Game, GameSeat, undone_games
 from arena.ratings.models import Rating
 from arena.ratings.services import ensure_ratings
 from arena.sql import RoundTrip, rewrite
@@ -250,19 +250,21 @@ def _active(ladder: Tournament) -> list[Entrant]:
 def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
     """Fill the ladder's window (ARENA_LADDER_IN_FLIGHT games queued or running): first
     with scheduled challenge games, lowest number first, then with new games drawn by
-    :mod:`matchmaking` among the active entrants. Called with the ladder's row locked (after
-    each stored game: ``faulted``, the versions whose seat in it faulted, may be suspended).
-    Returns how many games
-    it sent."""
+    :mod:`matchmaking` among the active entrants; once every one of them has settled, new
+    games only at the background rate (:func:`idle_room`). Called with the ladder's row
+    locked (after each stored game: ``faulted``, the versions whose seat in it faulted, may
+    be suspended). Returns how many games it sent."""
     if ladder.status != Tournament.Status.RUNNING:
         return 0
     if faulted:
         suspend_faulting(ladder, faulted)
-    games = ladder.games.aggregate(
-        open=Count("id", filter=Q(status__in=[Game.Status.QUEUED, Game.Status.RUNNING])),
-        last=Max("number"),
-    )
-    room = queueing.window(ladder) - games["open"]
+    # Two probes of small indexes rather than one pass over every game the ladder played:
+    # the games still to play (game_undone_seed), the last number (game_number_unique).
+    in_flight = ladder.games.filter(
+        undone_games(), status__in=[Game.Status.QUEUED, Game.Status.RUNNING]
+    ).count()
+    last = ladder.games.aggregate(last=Max("number"))["last"]
+    room = queueing.window(ladder) - in_flight
     if room <= 0:
         return 0
     with RoundTrip() as trip:
@@ -278,6 +280,10 @@ def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
             tournament=ladder, bot_version__in=[e.bot_version_id for e in entrants]
         )
     }
+    if settled(ratings.values()):
+        room = min(room, idle_room(ladder, in_flight + sent))
+        if room <= 0:
+            return sent
     contenders = [
         matchmaking.Contender(
             mu=ratings[e.bot_version_id].mu,
@@ -287,7 +293,7 @@ def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
         )
         for e in entrants
     ]
-    first = (games["last"] or 0) + 1  # after every game, challenge games scheduled included
+    first = (last or 0) + 1  # after every game, challenge games scheduled included
     rules = policy()
     tables = []
     for number in range(first, first + room):
@@ -298,6 +304,42 @@ def top_up(ladder: Tournament, *, faulted: tuple[int, ...] = ()) -> int:
             contenders[i] = _planned(contenders[i], seat, ladder.seats)
     _plan(ladder, entrants, tables, send=True, balanced=True, first=first)
     return sent + len(tables)
+
+
+def settled(ratings) -> bool:
+    """Whether every rating (of a ladder's active entrants) has settled: σ at most
+    ARENA_LADDER_SETTLED_SIGMA, the threshold matchmaking's provisional rule uses too."""
+    return all(r.sigma <= settings.ARENA_LADDER_SETTLED_SIGMA for r in ratings)
+
+
+def idle_room(ladder: Tournament, in_flight: int) -> int:
+    """New games a settled ladder may draw now: one, when none is queued or running and
+    the last was queued at least an hour / ARENA_LADDER_IDLE_GAMES_PER_HOUR ago; none at a
+    rate of 0. More games would only confirm ratings that no longer move."""
+    rate = settings.ARENA_LADDER_IDLE_GAMES_PER_HOUR
+    if rate == 0 or in_flight:
+        return 0
+    last = ladder.games.order_by("-number").values_list("queued_at", flat=True).first()
+    if last is not None and timezone.now() - last < timedelta(hours=1) / rate:
+        return 0
+    return 1
+
+
+def pace_idle_ladders() -> int:
+    """The beat's tick for ladders with nothing in flight (settled ones, at their background
+    rate): each running standing ladder without a game queued or running is topped up.
+    Returns the games sent."""
+    busy = Game.objects.filter(
+        undone_games(),
+        tournament=OuterRef("pk"),
+        status__in=[Game.Status.QUEUED, Game.Status.RUNNING],
+    )
+    idle = standing_ladders().filter(status=Tournament.Status.RUNNING).exclude(Exists(busy))
+    sent = 0
+    for ladder_id in list(idle.values_list("id", flat=True)):
+        with transaction.atomic():
+            sent += top_up(Tournament.objects.select_for_update().get(pk=ladder_id))
+    return sent
 
 
 def _planned(contender: matchmaking.Contender, seat: int, seats: int) -> matchmaking.Contender:

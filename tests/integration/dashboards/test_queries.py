@@ -1,8 +1,9 @@
 """Each dashboard query equals a brute-force recomputation in Python over the stored games.
 
 The recomputations read the games' own rows (seats, scores, winners, the result's stats and
-details) where those hold the figure, and the stored facts only for what nothing else holds
-(the draft, the crane zones), so both the facts and their SQL aggregation are checked.
+details) where those hold the figure, and for what nothing else holds (the draft, the crane
+zones) the facts derived again from each game's replay record: the fold deletes the stored
+fact rows once they are in the totals, so the figures are checked against the records.
 """
 
 import datetime as dt
@@ -11,9 +12,12 @@ from collections import defaultdict
 import pytest
 from django.http import QueryDict
 
+import engine
+from arena.games import totals
 from arena.games.models import AnalyticsFact, Game, GameSeat
 from dashboards import queries, tables
 from dashboards.queries import Selection, SelectionError, selection_from
+from engine.core.analytics import fact_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -116,10 +120,29 @@ def test_characters_held_and_their_wins_equal_a_recount_of_the_results(history):
 
 
 def facts_at(sel: Selection, kind: str) -> list[AnalyticsFact]:
+    """The ``kind`` facts of the selected seats, derived from the games' records."""
     seats = {(s.game_id, s.seat) for s in seat_rows(sel)}
-    games = {game for game, _ in seats}
-    found = AnalyticsFact.objects.filter(kind=kind, game_id__in=games)
-    return [f for f in found if f.seat is None or (f.game_id, f.seat) in seats]
+    found = []
+    for game in Game.objects.filter(pk__in={game for game, _ in seats}):
+        for seat, fact_kind, subject, detail, facts, value in facts_of_record(game.record):
+            if fact_kind == kind and (seat is None or (game.pk, seat) in seats):
+                found.append(AnalyticsFact(game=game, seat=seat, kind=kind, subject=subject,
+                                           detail=detail, facts=facts, value=value))  # fmt: skip
+    return found
+
+
+def facts_of_record(record: dict) -> list[list]:
+    title = engine.title(record["title"])
+    return fact_rows(title, title.replay(record))
+
+
+def test_a_folded_games_facts_are_deleted_and_a_rebuild_derives_them_from_records(history):
+    sel = Selection("citadels")
+    before = {r["subject"]: r for r in queries.fact_summary(sel, "pick")}  # the read folds
+    assert not AnalyticsFact.objects.exists() and before
+    assert totals.rebuild() == Game.objects.filter(status="finished").count()
+    assert not AnalyticsFact.objects.exists()  # folded again, and deleted again
+    assert {r["subject"]: r for r in queries.fact_summary(sel, "pick")} == before
 
 
 def test_fact_summaries_equal_a_recount_of_the_facts(history):

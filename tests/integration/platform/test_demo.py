@@ -68,3 +68,12 @@ def test_the_demo_plays_its_leagues_serves_them_and_stops_everything(tmp_path):
     assert "Demo stopped." in rest and "Traceback" not in rest, rest
     assert still_running(str(tmp_path)) == []  # the worker (its beat schedule is there)
     assert still_running(f"runserver 127.0.0.1:{port}") == []
+
+
+def test_the_demos_worker_lets_settled_ladders_idle_unless_told_otherwise(monkeypatch):
+    from arena.tournaments.management.commands.run_demo import _demo_worker_env
+
+    monkeypatch.delenv("ARENA_LADDER_IDLE_GAMES_PER_HOUR", raising=False)
+    assert _demo_worker_env()["ARENA_LADDER_IDLE_GAMES_PER_HOUR"] == "0"
+    monkeypatch.setenv("ARENA_LADDER_IDLE_GAMES_PER_HOUR", "6")
+    assert _demo_worker_env()["ARENA_LADDER_IDLE_GAMES_PER_HOUR"] == "6"

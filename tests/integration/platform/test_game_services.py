@@ -13,6 +13,7 @@ from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import rating_ranks
 from arena.tournaments import services as tournaments
 from arena.tournaments.models import Tournament
+from engine.core import records
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.platform import sent_ids
 from workers.limits import Limits
@@ -98,7 +99,7 @@ def test_a_stored_game_keeps_its_length_as_its_record_seal_says(title):
     assert services.store_game_result(job, play(job)) is True
     game.refresh_from_db()
     waiting.refresh_from_db()
-    assert game.actions == game.record["final"]["actions"] == len(game.record["actions"])
+    assert game.actions == game.record["final"]["actions"] == records.action_count(game.record)
     assert game.actions > 0
     assert waiting.actions is None
 

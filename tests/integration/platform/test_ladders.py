@@ -1,7 +1,9 @@
 """Standing ladders on real workers (Redis broker, PostgreSQL, bubblewrap): uploads join and
 play, end ordered by strength, a new version takes over, a crashing one is suspended and its
-owner told, challenges go first within their throttle, seats stay balanced."""
+owner told, challenges go first within their throttle, seats stay balanced, a settled ladder
+idles and a new version wakes it."""
 
+import time
 from collections import Counter
 
 import pytest
@@ -179,3 +181,22 @@ def test_challenges_go_ahead_of_ladder_games_and_are_throttled(celery_workers, l
             requester=erin, ladder=ladder, bot=mine.bot, opponents=[house], games=1
         )
     assert Game.objects.filter(challenges__isnull=False).count() == 6
+
+
+def test_a_settled_ladder_idles_and_wakes_for_a_new_version(celery_workers, ladder):
+    """The workers run with the shipped settings (settled at σ 3.0; then a game at most every
+    5 minutes, drawn by the beat, which does not run here): the two house bots settle, the
+    games in flight finish and no new one is drawn, until an upload joins."""
+
+    def idle():
+        settled = not Rating.objects.filter(tournament=ladder, sigma__gt=3.0).exists()
+        return settled and not ladder.games.filter(status__in=["queued", "running"]).exists()
+
+    wait_for(idle, timeout=300, what="the house bots to settle and their games to finish")
+    played = ladder.games.count()
+    time.sleep(3)  # workers that kept drawing would have queued games by now
+    assert ladder.games.count() == played and idle()
+
+    newcomer = upload(make_user("fay"), "newcomer", MEDIUM)
+    wait_for(lambda: rated_games(ladder, newcomer) >= 20, what="the new version's 20 games")
+    assert ladder.games.count() >= played + 20

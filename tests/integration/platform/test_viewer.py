@@ -39,7 +39,7 @@ def store_finished_game(title: str, alice, bob) -> Game:
         GameSeat.objects.create(game=game, seat=seat, bot_version=version)
     job = games.claim_game(game.pk, worker="w")
     outcome = run_job(job)
-    applied = engine.title(title).replay(outcome.record).record()["actions"][2]
+    applied = engine.title(title).replay(outcome.record).actions()[2]
     outcome.faults[0] = [dict(FAULT, applied=applied)]
     outcome.stderr = [f"log of seat {i}" for i in range(SEATS[title])]
     games.store_game_result(job, outcome)

@@ -52,7 +52,7 @@ def play_one(seed: int, iterations: int = 8):
     search = SearchBot(seed, iterations=iterations, seconds=None)
     bots[2] = search
     state = play_out(CITADELS.new_game(4, FULL, 11), bots)
-    return state.record()["actions"], search
+    return state.actions(), search
 
 
 def test_the_same_seed_plays_the_same_game_and_another_seed_another():

@@ -5,6 +5,7 @@ import json
 import pytest
 
 import engine
+from engine.core import records
 from engine.core.play import play_out
 from tests.support.toy_title import TOY
 
@@ -71,19 +72,25 @@ def test_record_replays_to_the_same_result_and_is_json():
     assert again.record() == record
 
 
-def test_replay_does_not_need_the_prng():
+def test_replay_does_not_need_the_prng_but_the_seed_is_sealed():
     record = random_game(seed=6).record()
-    record["seed"] = 999  # the chance outcomes alone drive the replay
-    assert TOY.replay(record).result() == random_game(seed=6).result()
+    steps = list(records.steps(TOY, {**record, "seed": 999}))  # outcomes drive the replay
+    assert steps[-1][0].result() == random_game(seed=6).result()
+    with pytest.raises(engine.RecordAltered, match="seed"):
+        TOY.replay({**record, "seed": 999})
 
 
 def test_tampered_record_is_refused():
-    record = random_game(seed=7).record()
+    record = records.expand(TOY, random_game(seed=7).record())
     record["chance"] = record["chance"][:-1]
     with pytest.raises(engine.ReplayMismatch):
         TOY.replay(record)
-    record = random_game(seed=7).record()
+    record = records.expand(TOY, random_game(seed=7).record())
     record["actions"].append({"kind": "stop"})
+    with pytest.raises(engine.ReplayMismatch):
+        TOY.replay(record)
+    record = random_game(seed=7).record()
+    record["actions"]["count"] += 1
     with pytest.raises(engine.ReplayMismatch):
         TOY.replay(record)
 
@@ -100,7 +107,7 @@ def test_clone_is_independent():
     assert twin.record() == state.record()
     twin.apply(0)
     assert twin.record() != state.record()
-    assert len(state.record()["actions"]) == 1
+    assert records.action_count(state.record()) == 1
 
 
 def test_result_ranks_share_ties():

@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from engine.cli import Plan, main
+from engine.core import records, signatures
 from tests.support.registry import registered
 from tests.support.toy_title import TOY
 
@@ -70,9 +71,10 @@ def _games(tmp_path, count):
 def test_replay_reports_each_kind_of_bad_record_in_a_sentence(toy, tmp_path, capsys):
     out_file, games = _games(tmp_path, 6)
     games[1]["result"]["scores"][0] += 100
+    games[2]["record"] = records.expand(toy, games[2]["record"])  # as lists (format 2)
     games[2]["record"]["actions"].pop()
     games[3]["record"]["rules_version"] = "0"
-    games[4]["record"]["chance"].pop()
+    games[4]["record"]["chance"]["count"] -= 1
     out_file.write_text("\n".join(json.dumps(g) for g in games) + "\nnot json\n")
     assert main(["replay", str(out_file)]) == 1
     out = capsys.readouterr().out
@@ -95,8 +97,8 @@ def test_replay_reads_one_indented_record_and_reports_a_parse_error_at_its_line(
     assert main(["replay", str(path)]) == 0
     assert "1 records read: 1 replay as stored, 0 do not" in capsys.readouterr().out
     lines = path.read_text().splitlines()
-    assert lines[4] == "  },"
-    lines[4] = "  }"  # a missing comma on line 5
+    assert lines[4] == " },"
+    lines[4] = " }"  # a missing comma on line 5
     path.write_text("\n".join(lines))
     assert main(["replay", str(path)]) == 1
     out = capsys.readouterr().out
@@ -104,9 +106,43 @@ def test_replay_reads_one_indented_record_and_reports_a_parse_error_at_its_line(
     assert "1 lines could not be parsed" in out and "mismatch" not in out
 
 
-def test_replay_allow_version_replays_a_record_of_other_rules(toy, tmp_path, capsys):
-    from engine.core import records
+def test_replay_verify_checks_the_signature_of_each_record(toy, tmp_path, capsys):
+    key = signatures.private_key(signatures.new_private_key_text())
+    public = signatures.public_key_text(key)
+    _, games = _games(tmp_path, 1)
+    path = tmp_path / "game-1-replay.json"
+    path.write_text(json.dumps(signatures.sign(games[0]["record"], key)))
+    assert main(["replay", "--verify", "--public-key", public, str(path)]) == 0
+    assert "1 replay as stored, 0 do not\nsigned by the key given" in capsys.readouterr().out
+    assert main(["replay", "--verify", str(path)]) == 0
+    assert f"signed by {public} (not checked against a key you trust" in capsys.readouterr().out
 
+    other = signatures.public_key_text(signatures.private_key(signatures.new_private_key_text()))
+    assert main(["replay", "--verify", "--public-key", other, str(path)]) == 1
+    assert f"line 1: the record is signed by key {public}, not by the key given" in (
+        capsys.readouterr().out
+    )
+    signed = json.loads(path.read_text())
+    signed["seed"] += 1
+    resealed = records.seal({k: v for k, v in signed.items() if k != "final"}, games[0]["result"])
+    path.write_text(json.dumps({**signed, "final": resealed}))  # resealed, not re-signed
+    assert main(["replay", "--verify", "--public-key", public, str(path)]) == 1
+    assert "signature does not match its content" in capsys.readouterr().out
+    path.write_text(json.dumps(games[0]["record"]))
+    assert main(["replay", "--verify", str(path)]) == 1
+    assert "the record carries no signature" in capsys.readouterr().out
+    assert main(["replay", str(path)]) == 0  # without --verify a seal is enough
+
+
+def test_replay_refuses_a_malformed_public_key_as_a_usage_error(toy, tmp_path, capsys):
+    _, games = _games(tmp_path, 1)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(games[0]["record"]))
+    assert main(["replay", "--verify", "--public-key", "abcd", str(path)]) == 2
+    assert "--public-key: a public key is 32 bytes in base64url, not 3" in capsys.readouterr().err
+
+
+def test_replay_allow_version_replays_a_record_of_other_rules(toy, tmp_path, capsys):
     out_file, games = _games(tmp_path, 1)
     record = {k: v for k, v in games[0]["record"].items() if k != "final"}
     record["rules_version"] = "0"

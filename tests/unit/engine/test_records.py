@@ -1,13 +1,14 @@
-"""Records that prove what they replay (issue 15), for every title: a record of another rules
-version is refused unless allowed, a record cut short is incomplete, and a record changed to
-other legal actions or options, or replaying to another result, is detected."""
+"""Records that prove what they replay (issues 15 and 25), for every title: a record of another
+rules version is refused unless allowed, a record cut short is incomplete, and a record changed
+to other legal actions, options or seed, or replaying to another result, is detected; records
+are packed (format 3) and those of format 2 keep replaying and convert both ways."""
 
 import json
 
 import pytest
 
 import engine
-from engine.core import records
+from engine.core import digits, records
 from engine.core.rng import Rng
 from tests.support.toy_title import TOY
 
@@ -33,26 +34,63 @@ def resealed(record, result):
 
 def changed_action(title, record):
     """The record with one action replaced by another option legal at that point."""
-    state = title.replay(record)
-    replay = title.new_game(record["players"], record["options"], record["seed"])
-    for step, action in enumerate(record["actions"]):
-        others = [o for o in replay.decision().options if o != action]
-        if others:
-            edited = json.loads(json.dumps(record))
-            edited["actions"][step] = others[0]
-            return edited
-        replay.apply(action)
-    raise AssertionError(f"no decision of {state.title.id} had a second option")
+    if record["format"] == 2:
+        replay = title.new_game(record["players"], record["options"], record["seed"])
+        for step, action in enumerate(record["actions"]):
+            others = [o for o in replay.decision().options if o != action]
+            if others:
+                edited = json.loads(json.dumps(record))
+                edited["actions"][step] = others[0]
+                return edited
+            replay.apply(action)
+    picks = list(title.replay(record)._picks)
+    for step, (index, width) in enumerate(picks):
+        if width > 1:
+            picks[step] = ((index + 1) % width, width)
+            code = digits.pack(picks)
+            return {**record, "actions": {"count": len(picks), "code": code}}
+    raise AssertionError(f"no decision of {title.id} had a second option")
+
+
+def both_formats(title):
+    """The same finished game's record packed (format 3) and as lists (format 2)."""
+    record, result = finished_record(title)
+    return [record, records.expand(title, record)], result
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
 def test_an_unchanged_record_replays_and_carries_its_seal(title):
     record, result = finished_record(title)
     final = record["final"]
-    assert final["over"] and final["actions"] == len(record["actions"])
+    assert record["format"] == 3
+    assert final["over"] and final["actions"] == record["actions"]["count"] > 0
     assert final["result_digest"] == records.digest(result)
     state = title.replay(record)
     assert state.result() == result and state.record() == record
+    assert record["actions"]["count"] == len(state.actions())
+
+
+@pytest.mark.parametrize("title", TITLES, ids=IDS)
+def test_a_packed_record_is_a_fraction_of_the_lists_and_converts_both_ways(title):
+    record, result = finished_record(title)
+    listed = records.expand(title, record)
+    assert listed["format"] == 2 and listed["actions"] == title.replay(record).actions()
+    size = len(json.dumps({k: record[k] for k in ("chance", "actions")}))
+    shrinks = 1 if title is TOY else 4  # the toy game takes five actions: little to pack
+    assert size * shrinks < len(json.dumps({k: listed[k] for k in ("chance", "actions")}))
+    assert title.replay(listed).result() == result  # format 2 keeps replaying
+    assert records.convert(title, listed, 3) == record
+    assert records.convert(title, record, 2) == listed
+
+
+@pytest.mark.parametrize("title", TITLES, ids=IDS)
+def test_a_changed_seed_is_seen_as_an_altered_record(title):
+    record, _ = finished_record(title)
+    with pytest.raises(engine.RecordAltered, match="its seed, options"):
+        title.replay({**record, "seed": record["seed"] + 1})
+    # format 2 left the seed out of its digest: the chance outcomes replace it on replay
+    listed = records.expand(title, record)
+    assert title.replay({**listed, "seed": record["seed"] + 1}).is_over()
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
@@ -75,40 +113,45 @@ def test_a_changed_version_field_is_seen_as_an_altered_record(title):
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
-def test_a_record_with_its_last_action_dropped_is_incomplete(title):
+def test_a_record_with_its_last_action_dropped_is_incomplete_or_altered(title):
     record, _ = finished_record(title)
-    record["actions"].pop()
+    listed = records.expand(title, record)
+    listed["actions"].pop()
     with pytest.raises(engine.IncompleteRecord, match=r"incomplete: .*\(1 missing at the end\)"):
-        title.replay(record)
+        title.replay(listed)
+    shorter = {**record, "actions": {**record["actions"], "count": record["final"]["actions"] - 1}}
+    with pytest.raises(engine.RecordAltered):
+        title.replay(shorter)
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
 def test_a_record_with_an_action_changed_to_another_legal_one_is_detected(title):
-    record, _ = finished_record(title)
-    with pytest.raises(engine.RecordAltered):
-        title.replay(changed_action(title, record))
+    for record in both_formats(title)[0]:
+        with pytest.raises(engine.RecordAltered):
+            title.replay(changed_action(title, record))
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
 def test_a_record_with_a_changed_option_is_detected(title):
-    record, _ = finished_record(title)
-    spec = next(o for o in title.option_specs if not o.is_list and len(o.allowed) > 1)
-    other = next(v for v in spec.allowed if v != record["options"][spec.name])
-    edited = {**record, "options": {**record["options"], spec.name: other}}
-    with pytest.raises(engine.RecordAltered):
-        title.replay(edited)
+    for record in both_formats(title)[0]:
+        spec = next(o for o in title.option_specs if not o.is_list and len(o.allowed) > 1)
+        other = next(v for v in spec.allowed if v != record["options"][spec.name])
+        edited = {**record, "options": {**record["options"], spec.name: other}}
+        with pytest.raises(engine.RecordAltered):
+            title.replay(edited)
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
 def test_a_record_that_replays_to_another_result_than_stored_is_detected(title):
     # As if the engine that wrote it had scored the game differently.
-    record, result = finished_record(title)
-    other = {**result, "scores": [s + 1 for s in result["scores"]]}
-    record["final"]["result_digest"] = records.digest(other)
-    with pytest.raises(engine.ReplayDiverged, match="another result"):
-        title.replay(record)
-    with pytest.raises(engine.ReplayDiverged):  # allow_version lifts nothing for this version
-        title.replay(record, allow_version=True)
+    recorded, result = both_formats(title)
+    for record in recorded:
+        other = {**result, "scores": [s + 1 for s in result["scores"]]}
+        record["final"]["result_digest"] = records.digest(other)
+        with pytest.raises(engine.ReplayDiverged, match="another result"):
+            title.replay(record)
+        with pytest.raises(engine.ReplayDiverged):  # allow_version lifts nothing here
+            title.replay(record, allow_version=True)
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
@@ -119,15 +162,18 @@ def test_an_unfinished_game_is_sealed_as_unfinished_and_replays_to_that_point(ti
     record = json.loads(json.dumps(state.record()))
     assert record["final"] == {**record["final"], "over": False, "result_digest": None}
     assert title.replay(record).record() == record
-    record["actions"].pop()
+    listed = records.expand(title, record)
+    assert title.replay(listed).actions() == listed["actions"] == state.actions()
+    listed["actions"].pop()
     with pytest.raises(engine.RecordAltered):
-        title.replay(record)
+        title.replay(listed)
 
 
 @pytest.mark.parametrize("title", TITLES, ids=IDS)
 def test_a_format_one_record_replays_only_through_the_compatibility_path(title):
     record, _ = finished_record(title)
-    legacy = {k: v for k, v in record.items() if k != "final"} | {"format": 1}
+    listed = records.expand(title, record)
+    legacy = {k: v for k, v in listed.items() if k != "final"} | {"format": 1}
     with pytest.raises(engine.RecordVersionMismatch, match="format 1"):
         title.replay(legacy)
     assert title.replay(legacy, allow_version=True).is_over()

@@ -42,7 +42,7 @@ def play(players: int, seed: int) -> str:
         state.apply(bot.choose(state.observation(decision.seat), decision.kind, decision.options))
         moves += 1
     digest.update(json.dumps(state.result(), sort_keys=True).encode())
-    digest.update(json.dumps(state.record()["actions"], sort_keys=True).encode())
+    digest.update(json.dumps(state.actions(), sort_keys=True).encode())
     return digest.hexdigest()
 
 

@@ -64,7 +64,7 @@ def play(bot, state, decisions):
 def test_the_same_seed_makes_the_same_choices():
     def game(seed):
         bot = small(seed)
-        return play(bot, PRAGA.new_game(1, seed=11), 50).record()["actions"], bot.playouts
+        return play(bot, PRAGA.new_game(1, seed=11), 50).actions(), bot.playouts
 
     first, again = game(3), game(3)
     assert first == again and first[1] > 0

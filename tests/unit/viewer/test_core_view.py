@@ -6,7 +6,7 @@ import random
 import pytest
 
 import engine
-from engine.core import view
+from engine.core import records, view
 from tests.unit.viewer.games import citadels_record, praga_record
 
 
@@ -33,18 +33,23 @@ def test_every_hand_is_refused_before_the_end(title_id):
 
 @pytest.mark.parametrize("record", [citadels_record(), praga_record()], ids=["citadels", "praga"])
 def test_stepping_visits_every_decision_then_the_end(record):
-    steps = list(view.states(record))
-    assert len(steps) == len(record["actions"]) + 1
-    assert [a for _, a in steps[:-1]] == record["actions"]
-    assert steps[-1][0].is_over() and steps[-1][1] is None
+    expanded = records.expand(engine.title(record["title"]), record)
+    for shown in (record, expanded):  # the packed format and the lists of format 2
+        steps = list(view.states(shown))
+        assert len(steps) == len(expanded["actions"]) + 1
+        assert [a for _, a in steps[:-1]] == expanded["actions"]
+        assert steps[-1][0].is_over() and steps[-1][1] is None
 
 
 def test_a_tampered_record_is_a_replay_mismatch():
-    record = dict(citadels_record(), actions=[{"kind": "nonsense"}])
-    with pytest.raises(engine.ReplayMismatch, match="action 0 is illegal"):
-        list(view.states(record))
-    with pytest.raises(engine.ReplayMismatch, match="chance outcomes differ"):
-        list(view.states(dict(citadels_record(), chance=[0, 1, 2])))
+    listed = records.expand(engine.title("citadels"), citadels_record())
+    with pytest.raises(engine.ReplayMismatch, match="action 0 .* is not legal"):
+        list(view.states(dict(listed, actions=[{"kind": "nonsense"}])))
+    with pytest.raises(engine.ReplayMismatch, match="fewer chance outcomes"):
+        list(view.states(dict(listed, chance=[0, 1, 2])))
+    record = citadels_record()
+    with pytest.raises(engine.ReplayMismatch, match="not base64url"):
+        list(view.states(dict(record, actions={"count": 3, "code": "!!"})))
     with pytest.raises(engine.ReplayMismatch, match="unknown title"):
         list(view.states({"title": "chess"}))
 

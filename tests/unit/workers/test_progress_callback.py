@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.core import records
 from workers.match import SeatSpec, run_match
 
 SEATS = [SeatSpec("builtin", "random")] * 4
@@ -10,7 +11,7 @@ SEATS = [SeatSpec("builtin", "random")] * 4
 def test_the_callback_hears_the_start_and_every_decision():
     calls = []
     result = run_match("citadels", SEATS, seed=3, on_progress=lambda: calls.append(1))
-    assert len(calls) == 1 + len(result.record["actions"])
+    assert len(calls) == 1 + records.action_count(result.record)
 
 
 def test_an_exception_from_the_callback_stops_the_game():

@@ -24,6 +24,9 @@ VAR = Path(settings.VAR_DIR)
 # files itself, with no collectstatic (ARENA_DEBUG set in the environment still wins). The
 # worker keeps DEBUG off, where Django does not record every statement.
 DEMO_WEB_ENV = {"ARENA_DEBUG": "true"}
+# The demo's ladders stop once their ratings have settled (docs/ladders.md), so a demo left
+# running does not fill the disk; set the variable to let them go on at that rate.
+DEMO_WORKER_ENV = {"ARENA_LADDER_IDLE_GAMES_PER_HOUR": "0"}
 
 
 class Command(BaseCommand):
@@ -65,7 +68,7 @@ class Command(BaseCommand):
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
         return subprocess.Popen(
-            command, cwd=ROOT, env=celery_env(), stdout=log, stderr=subprocess.STDOUT,
+            command, cwd=ROOT, env=celery_env(_demo_worker_env()), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
 
@@ -126,6 +129,10 @@ class Command(BaseCommand):
 
 def _demo_web_env() -> dict[str, str]:
     return {**DEMO_WEB_ENV, **os.environ}
+
+
+def _demo_worker_env() -> dict[str, str]:
+    return {**DEMO_WORKER_ENV, **os.environ}
 
 
 def _raise_interrupt(signum, frame):

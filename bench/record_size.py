@@ -1,0 +1,183 @@
+"""Bytes per stored 4-player game in PostgreSQL, by table (heap, TOAST and indexes), with the
+replay records as format 2 lists (before) and packed as format 3 (after), in one run.
+
+    .venv/bin/python bench/record_size.py [--title citadels] [--games 300]
+
+Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
+``arena_bench_records``), plays ``--games`` 4-player games between built-in bots in-process
+through the worker's store (a round robin of four versions: seats, analytics rows, rating
+changes as a worker writes them). Before: the records rewritten as format 2 (as migration 0013
+does going back), every fact row kept, PostgreSQL's default storage options, as the tree before
+issue 25 kept them. After: the games folded into the dashboards' totals (which deletes their fact
+rows; games not folded yet keep theirs, about 15 KB a game), the records packed as migration
+0013 packs them (timed), the tables' storage options. Each measurement is of a fresh copy of
+each table's live rows. Prints each
+table that grows with the games (bytes per game before and after), the total, and the
+conversion's rate (records replayed and rewritten per second). A table's fixed pages (an
+empty index is 8 KB) are counted too: use a few hundred games or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+
+# Tables with rows per game (per seat, per fact, per rating change); the rest do not grow.
+PER_GAME = (
+    "games_game",
+    "games_gameseat",
+    "games_analyticsseat",
+    "games_analyticsfact",
+    "ratings_ratingchange",
+    "ratings_titleratingchange",
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--title", default="citadels")
+    parser.add_argument("--games", type=int, default=300)
+    args = parser.parse_args()
+    database = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench_records")
+    os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
+    os.environ["ARENA_DEBUG"] = "false"
+    os.environ.setdefault("ARENA_LOG_LEVEL", "WARNING")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
+    import psycopg
+
+    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        c.execute(f"CREATE DATABASE {database}")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from arena.games.models import Game
+    from arena.games.record_formats import convert_stored
+    from arena.games.totals import fold_pending
+
+    call_command("migrate", verbosity=0)
+    stored = _store_games(args.title, args.games)
+    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact rows,
+    # PostgreSQL's default toast_tuple_target.
+    convert_stored(Game, 2)
+    before = _sizes(storage_options=False)
+    record_before = _record_bytes(stored)
+    # After: folded as the dashboards (or the beat) fold, which deletes the fact rows; the
+    # records packed as migration 0013 packs them (timed); the tables' storage options.
+    fold_pending()
+    began = time.perf_counter()
+    converted, _ = convert_stored(Game, 3)
+    rate = converted / (time.perf_counter() - began)
+    after = _sizes(storage_options=True)
+    record_after = _record_bytes(stored)
+    print(f"{args.title}, {stored} 4-player games stored; bytes per game (heap + TOAST + indexes)")
+    print(f"{'table':28} {'before':>9} {'after':>9}")
+    for table in (*PER_GAME, "games_game heap", "games_game TOAST", "games_game indexes"):
+        print(f"{table:28} {before[table] / stored:9.0f} {after[table] / stored:9.0f}")
+    total_before = sum(before[t] for t in PER_GAME) / stored
+    total_after = sum(after[t] for t in PER_GAME) / stored
+    print(f"{'all of them':28} {total_before:9.0f} {total_after:9.0f}")
+    print(f"{'  the record column alone':28} {record_before:9.0f} {record_after:9.0f}")
+    print(f"conversion (migration 0013): {rate:.0f} records a second on one core")
+    print(
+        f"record_size: {stored} games, {total_before:.0f} -> {total_after:.0f} bytes/game "
+        f"({total_after / total_before:.2f}x)"
+    )
+    if os.environ.get("ARENA_BENCH_KEEP"):
+        return  # to look at its rows
+    with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        from django.db import connections
+
+        connections.close_all()
+        c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
+def _sizes(*, storage_options: bool) -> dict[str, int]:
+    """Each table's bytes, TOAST and indexes included, counting live rows only: each is
+    copied into a fresh table of the same definition (and storage options, if asked),
+    which is measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
+    still see, and on a shared server one usually is open.)"""
+    from django.db import connection
+
+    sizes = {}
+    with connection.cursor() as cursor:
+        for table in PER_GAME:
+            cursor.execute("SELECT reloptions FROM pg_class WHERE relname = %s", [table])
+            options = cursor.fetchone()[0]
+            cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
+            if options and storage_options:
+                cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
+            cursor.execute(f"INSERT INTO bench_copy SELECT * FROM {table}")
+            cursor.execute(
+                "SELECT pg_total_relation_size(oid), pg_relation_size(oid), "
+                "pg_total_relation_size(reltoastrelid), pg_indexes_size(oid) "
+                "FROM pg_class WHERE relname = 'bench_copy'"
+            )
+            total, heap, toast, indexes = cursor.fetchone()
+            sizes[table] = total
+            if table == "games_game":
+                sizes["games_game heap"] = heap
+                sizes["games_game TOAST"] = toast
+                sizes["games_game indexes"] = indexes
+            cursor.execute("DROP TABLE bench_copy")
+    return sizes
+
+
+def _record_bytes(games: int) -> float:
+    """Mean stored size of the record column (compressed as stored)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sum(pg_column_size(record)) FROM games_game")
+        return cursor.fetchone()[0] / games
+
+
+def _store_games(title: str, games: int) -> int:
+    from django.contrib.auth import get_user_model
+
+    import engine
+    from arena.bots import services as bots
+    from arena.bots.models import Bot
+    from arena.games import services
+    from arena.games.models import Game
+    from arena.tournaments import services as tournaments
+    from workers.tasks import run_job
+
+    owner = get_user_model().objects.create_user("bench")
+    names = engine.bots(title, thinking=False)
+    versions = [
+        bots.add_builtin_version(
+            bot=Bot.objects.create(owner=owner, title=title, name=f"bot-{i}"),
+            builtin_name=names[i % len(names)],
+        )
+        for i in range(4)
+    ]
+    tournament = tournaments.create_tournament(
+        organiser=owner, name="bench", title=title, seats=4, entrants=versions, rounds=games,
+        seed=3,
+    )  # fmt: skip
+    tournaments.start_tournament(tournament.pk)
+    queued = Game.objects.filter(tournament=tournament, status="queued").order_by("number")
+    stored = 0
+    while stored < games and (game := queued.first()):
+        job = services.claim_game(game.pk, worker="bench")
+        played = run_job(
+            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+        )
+        services.store_game_result(job, played)
+        stored += 1
+    # Games created but never played would count in the per-game tables' sizes.
+    Game.objects.filter(tournament=tournament).exclude(status="finished").delete()
+    return stored
+
+
+if __name__ == "__main__":
+    main()
