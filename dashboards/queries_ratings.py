@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.exceptions import EmptyResultSet
 from django.db.models import Exists, F, OuterRef
+
+from arena.ratings.lines import rating_lines
 
 from .queries import Selection, SelectionError, _option_value, _rows, selection_from, where
 
@@ -227,38 +230,27 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
     version that played it and the tournament whose rating it is; ``games``: the rated
     games the point stands for (1: every game, read from the raw rows).
 
-    Given ``most``, a drawn line: a bot's series of n points keeps every k-th (k = ceil(n /
-    most), from its first), its last, and each whose version differs from the point before
-    (where :func:`version_changes` puts a marker), chosen in SQL so that the rest never
-    reaches Python; and when :func:`from_totals`, the series is read from the totals, whose
-    points are runs of up to RATING_BLOCK games of one rating within a day (its first game
-    alone), each the rating after the run's last game rated
-    (:class:`arena.games.models.RatingPoint`)."""
+    Given ``most``, a drawn line: the bots' lines read by :func:`arena.ratings.lines.
+    rating_lines` from the rating points (runs of games) within the selection's title,
+    tournament, player count, options and days, each bot's thinned to about ``most``
+    points with every version change kept. Without it, every rated game of the selection
+    from the raw rating changes: what the tests compare the points with."""
     if not bots:
         return []
-    if most is not None and from_totals(sel):
-        clause, params = where(sel, "h")
-        points = f"""SELECT h.bot_version_id, h.tournament_id, h.game_id, h.finished_at,
-                            h.mu, h.sigma, h.ordinal, h.games, h.rating_id AS rating
-                     FROM {POINTS} h
-                     WHERE h.bot_version_id IN (SELECT id FROM bots_botversion
-                                                WHERE bot_id IN ({_marks(bots)}))
-                       AND {clause}"""
-        params = [*bots, *params]
-    else:
-        source, source_params = rating_history_source()
-        games, games_params = _games(sel)
-        points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
-                            h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
-                     FROM ({source}) h JOIN games_game g ON g.id = h.game_id
-                     JOIN bots_botversion v ON v.id = h.bot_version_id
-                     WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
-        params = [*source_params, *bots, *games_params]
-    kept, kept_params = "", []
     if most is not None:
-        kept = """WHERE (r.point - 1) %% ((r.n + %s - 1) / %s) = 0 OR r.point = r.n
-                     OR r.previous_version <> r.bot_version_id"""
-        kept_params = [int(most), int(most)]
+        # A drawn line is the bots' own ratings, read by the one reader of rating lines; a
+        # bot (version) filter narrows the games the other figures count, not whose ratings
+        # the bots have (a point stands for a run of games, not one the filter can select).
+        keyed = dataclasses.replace(sel, bot=None, bot_version=None)
+        return rating_lines(bots, condition=where(keyed, "h"), most=most)
+    source, source_params = rating_history_source()
+    games, games_params = _games(sel)
+    points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
+                        h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
+                 FROM ({source}) h JOIN games_game g ON g.id = h.game_id
+                 JOIN bots_botversion v ON v.id = h.bot_version_id
+                 WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
+    params = [*source_params, *bots, *games_params]
     # The bot's name is joined to the kept points only, not to the thousands of points a
     # bot's series holds at a million seats (the game's number, which nothing drew, was
     # dropped: looking it up for the kept points was 16 ms of 35 there).
@@ -278,9 +270,8 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
             WINDOW series AS (PARTITION BY v.bot_id ORDER BY h.finished_at, h.game_id, h.rating
                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
             JOIN bots_bot b ON b.id = r.bot_id
-            {kept}
             ORDER BY r.bot_id, r.game_index""",
-        [*params, *kept_params],
+        params,
     )
 
 

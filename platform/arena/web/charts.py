@@ -13,7 +13,9 @@ from django.db.models import Count, F, IntegerField, Sum
 from django.db.models.functions import Cast
 
 from arena.games.models import Game, GameSeat
+from arena.ratings.lines import rating_lines
 from arena.ratings.models import RatingChange
+from arena.tournaments.models import Tournament
 from arena.web.plots import LAYOUT, cells, figure_dict
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
@@ -62,56 +64,46 @@ def thinned(rows: list, most: int = MOST_POINTS) -> list:
 
 
 def bot_rating(bot) -> Chart:
-    """The bot's μ − 3σ after each of its rated games, in the order they finished, one line
-    per tournament (ratings are per tournament); a triangle where a version first played
-    after another had."""
-    changes = list(
-        RatingChange.objects.filter(rating__bot_version__bot=bot)
-        .order_by("game__finished_at", "game_id")
-        .values(
-            "game_id",
-            "ordinal",
-            "mu",
-            "sigma",
-            tournament=F("rating__tournament__name"),
-            version=F("rating__bot_version__number"),
-        )  # fmt: skip
+    """The bot's μ − 3σ over its rated games, in the order they finished (thinned: points
+    of runs of games, ``arena.ratings.lines``), one line per tournament (ratings are per
+    tournament); a triangle where a version first played after another had."""
+    points = rating_lines([bot.pk])
+    names = dict(
+        Tournament.objects.filter(pk__in={p["tournament_id"] for p in points}).values_list(
+            "pk", "name"
+        )
     )
+    for point in points:
+        point["tournament"] = names.get(point["tournament_id"], "")
     fig = go.Figure()
-    for index, change in enumerate(changes, start=1):
-        change["game_index"] = index
-    for name in dict.fromkeys(c["tournament"] for c in changes):
-        line = thinned([c for c in changes if c["tournament"] == name])
+    for tournament in dict.fromkeys(p["tournament_id"] for p in points):
+        line = [p for p in points if p["tournament_id"] == tournament]
         fig.add_scatter(
-            name=name,
-            x=[c["game_index"] for c in line],
-            y=[c["ordinal"] for c in line],
+            name=names.get(tournament, ""),
+            x=[p["game_index"] for p in line],
+            y=[p["ordinal"] for p in line],
             mode="lines",
-            customdata=[[c["version"], c["mu"], c["sigma"]] for c in line],
+            customdata=[[p["version"], p["mu"], p["sigma"]] for p in line],
             hovertemplate="v%{customdata[0]}, game %{x}: %{y:.2f} "
             "(μ %{customdata[1]:.2f}, σ %{customdata[2]:.2f})<extra></extra>",
         )
-    firsts = [
-        c
-        for before, c in zip(changes, changes[1:], strict=False)
-        if c["version"] != before["version"]
-    ]
+    firsts = [p for p in points[1:] if p["new_version"]]
     if firsts:
         fig.add_scatter(
             name="new version",
-            x=[c["game_index"] for c in firsts],
-            y=[c["ordinal"] for c in firsts],
+            x=[p["game_index"] for p in firsts],
+            y=[p["ordinal"] for p in firsts],
             mode="markers+text",
-            text=[f"v{c['version']}" for c in firsts],
+            text=[f"v{p['version']}" for p in firsts],
             textposition="top center",
             marker={"symbol": "triangle-up", "size": 11, "color": "#333"},
         )
     return Chart(
         "bot-rating",
         "Rating (μ − 3σ) over its rated games",
-        len({c["game_id"] for c in changes}),
+        points[-1]["game_index"] if points else 0,
         ["game_index", "tournament", "version", "mu", "sigma", "ordinal"],
-        thinned(changes, 50),
+        thinned(points, 50),
         _figure(
             fig,
             xaxis={"title": "rated games, in the order they finished"},
