@@ -142,6 +142,15 @@ def sweep_games() -> None:
     sweep_validations()
 
 
+@shared_task(name="workers.fold_totals", ignore_result=True)
+def fold_totals() -> None:
+    """Fold the games stored and the ratings changed since the last fold into the
+    dashboards' totals and rating points (the beat's, every ARENA_FOLD_SECONDS)."""
+    from arena.games import totals
+
+    totals.fold_pending()
+
+
 def run_job(
     title: str,
     seats: list[SeatSpec],

@@ -2,8 +2,9 @@
 
 The store writes a game's rows and marks it pending (``AnalyticsPending``, one row), which
 costs it well under a millisecond; :func:`fold` moves every pending game into the totals in
-a few set-based statements, whatever their number. The dashboards fold before they read, so
-a figure always counts every stored game. Summing the totals in the store's transaction
+a few set-based statements, whatever their number. The beat folds every ARENA_FOLD_SECONDS
+(``workers.fold_totals``) and ``manage.py fold_totals`` on demand; a dashboard read never
+writes, and its figures count the games folded. Summing the totals in the store's transaction
 instead would upsert one total row per seat, kind, subject and detail of the game (about
 140 for a 4-player Citadels game), which cost PostgreSQL 4-5 ms per game on this machine
 (docs/performance.md), five times the store's whole analytics budget.
@@ -191,13 +192,12 @@ def refold_ratings(tournament_id: int) -> None:
         )
 
 
-def stored_games() -> int:
-    """Games folded (ever) plus games pending, read in one snapshot: the number of games
-    stored (more after a rebuild), which grows with every store, folded or not."""
+def folded_games() -> int:
+    """Games folded, ever (a rebuild folds them again and counts on): what the totals hold
+    changes whenever it does, so the dashboards' cache key carries it."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0) "
-            f"+ (SELECT COUNT(*) FROM {_table(AnalyticsPending)})"
+            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0)"
         )
         return cursor.fetchone()[0]
 
