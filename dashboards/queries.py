@@ -25,10 +25,11 @@ from django.db import connection
 
 import engine
 from arena.games import totals
+from arena.games.models import AnalyticsFactTotal, AnalyticsGameFactTotal, AnalyticsSeatTotal
 
-SEATS = "games_analyticsseattotal"
-FACTS = "games_analyticsfacttotal"
-GAME_FACTS = "games_analyticsgamefacttotal"
+SEATS = AnalyticsSeatTotal._meta.db_table
+FACTS = AnalyticsFactTotal._meta.db_table
+GAME_FACTS = AnalyticsGameFactTotal._meta.db_table
 CACHE_SECONDS = 600
 
 
