@@ -3,6 +3,7 @@ challenges and withdrawals, and the title ratings across every competition."""
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
@@ -12,6 +13,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from arena.bots.models import Bot
+from arena.games.models import Game
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import TitleRating, TitleRatingChange
 from arena.tournaments import ladders
@@ -153,7 +155,9 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         ladder = self.get_object()
         if request.method == "GET":
             page = self.paginate_queryset(
-                Challenge.objects.filter(tournament=ladder).select_related("requester")
+                Challenge.objects.filter(tournament=ladder)
+                .select_related("requester")
+                .prefetch_related(Prefetch("games", Game.objects.only("id")))
             )
             return self.get_paginated_response(ChallengeSerializer(page, many=True).data)
         data = ChallengeSerializer(data=request.data)
