@@ -9,9 +9,9 @@ import pytest
 from arena.bots.models import Bot, BotVersion
 from arena.bots.services import upload_version
 from arena.games.models import Game, GameSeat
+from arena.ratings.lines import rating_lines
 from arena.ratings.models import Rating, TitleRating
 from arena.tournaments import ladders
-from arena.ratings.lines import rating_lines
 from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.matchmaking import SEAT_TOLERANCE
 from arena.tournaments.models import Entrant, Tournament
