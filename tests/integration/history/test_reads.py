@@ -179,3 +179,14 @@ def test_the_history_is_shaped_as_the_store_writes_it(long_history):
         game__seats__bot_version=F("rating__bot_version")
     )
     assert not mismatched.exists()
+
+
+def test_the_queue_counts_a_ladders_finished_games_without_walking_them(long_history, client):
+    from django.contrib.auth import get_user_model
+
+    ladder = ladder_of(long_history)
+    staff = get_user_model().objects.create_user("staff-history", is_staff=True)
+    client.force_login(staff)
+    body = client.get("/api/v1/queue/").json()
+    (row,) = [t for t in body["tournaments"] if t["id"] == ladder]
+    assert row["finished"] == Game.objects.filter(tournament_id=ladder, status="finished").count()
