@@ -9,10 +9,9 @@ import json
 from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
-from django.db.models import Count, F, IntegerField, Sum
-from django.db.models.functions import Cast
+from django.db.models import F, Sum
 
-from arena.games.models import Game, GameSeat
+from arena.games.models import AnalyticsSeatTotal
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import RatingChange
 from arena.tournaments.models import Tournament
@@ -116,17 +115,21 @@ def bot_rating(bot) -> Chart:
 # -- seats (a bot's or a tournament's) ---------------------------------------------------
 
 
-def seat_results(seats, key: str, title: str) -> Chart:
-    """Win rate by seat, per player count, of the finished games' ``seats`` (a queryset of
-    GameSeat): a game won by several counts for each of them; the dashed line is the fair
-    share 1/players."""
+def seat_results(totals, key: str, title: str, *, first: str | None = None) -> Chart:
+    """Win rate by seat, per player count, of the games summed in ``totals`` (a queryset of
+    AnalyticsSeatTotal: the folded seat totals, so the chart costs the totals' rows, not the
+    games): a game won by several counts its share for each; the dashed line is the fair
+    share 1/players. It rests on the games counted at ``first``'s column (``bot_games``: a
+    bot's games, once each), else the games at seat 1 (a tournament's, once each)."""
     rows = list(
-        seats.filter(game__status=Game.Status.FINISHED)
-        .values("seat", players=F("game__tournament__seats"))
-        .annotate(games=Count("id"), wins=Sum(Cast("winner", IntegerField())))
+        totals.values("players", "seat")
+        .annotate(seat_games=Sum("games"), won=Sum("wins"), first=Sum(first or "games"))
         .order_by("players", "seat")
     )
+    games = sum(r["first"] for r in rows if first or r["seat"] == 0)
     for r in rows:
+        del r["first"]
+        r["games"], r["wins"] = r.pop("seat_games"), r.pop("won")
         r["seat"] += 1
         r["win_rate"] = (r["wins"] or 0) / r["games"]
     fig = go.Figure()
@@ -135,11 +138,10 @@ def seat_results(seats, key: str, title: str) -> Chart:
         labels = [f"seat {r['seat']}" for r in at]
         fig.add_bar(name=f"{players} players", x=labels, y=[r["win_rate"] for r in at],
                     customdata=[[r["wins"], r["games"]] for r in at],
-                    hovertemplate="%{x}: won %{customdata[0]} of %{customdata[1]}"
+                    hovertemplate="%{x}: won %{customdata[0]:.1f} of %{customdata[1]}"
                     "<extra></extra>")  # fmt: skip
         fig.add_scatter(name=f"fair share, {players} players", x=labels,
                         y=[1 / players] * len(at), mode="lines", line={"dash": "dash"})  # fmt: skip
-    games = seats.filter(game__status=Game.Status.FINISHED).values("game_id").distinct().count()
     return Chart(
         key,
         title,
@@ -151,8 +153,13 @@ def seat_results(seats, key: str, title: str) -> Chart:
 
 
 def bot_charts(bot) -> list[Chart]:
-    seats = GameSeat.objects.filter(bot_version__bot=bot)
-    return [bot_rating(bot), seat_results(seats, "bot-seats", "Games won by seat")]
+    seats = AnalyticsSeatTotal.objects.filter(
+        title=bot.title, bot_version_id__in=bot.versions.values("id")
+    )
+    return [
+        bot_rating(bot),
+        seat_results(seats, "bot-seats", "Games won by seat", first="bot_games"),
+    ]
 
 
 # -- a tournament -----------------------------------------------------------------------
@@ -205,7 +212,9 @@ def tournament_ratings(tournament) -> Chart:
 
 
 def tournament_charts(tournament) -> list[Chart]:
-    seats = GameSeat.objects.filter(game__tournament=tournament)
+    seats = AnalyticsSeatTotal.objects.filter(
+        title=tournament.title, players=tournament.seats, tournament_id=tournament.pk
+    )
     return [
         tournament_ratings(tournament),
         seat_results(seats, "tournament-seats", "Games won by seat"),
