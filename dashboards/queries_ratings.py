@@ -176,12 +176,15 @@ def _marks(values) -> str:
 
 
 def games_in(sel: Selection) -> int:
-    """How many finished games the selection holds."""
+    """How many finished games the selection holds. From the totals: each player count's
+    seat-games over its seats (every game seats them all); the line-ups' totals hold as many
+    rows as games on a ladder of many bots, the seats' as many as versions and scores."""
     if from_totals(sel):
         clause, params = where(sel)
         return _rows(
-            f"SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r "
-            f"WHERE {clause}",
+            f"""SELECT CAST(COALESCE(SUM(p.seats / p.players), 0) AS BIGINT) AS n
+                FROM (SELECT r.players, SUM(r.seats) AS seats FROM {SEAT_TOTALS} r
+                      WHERE {clause} GROUP BY r.players) p""",
             params,
         )[0]["n"]
     return selected_games(sel).count()
