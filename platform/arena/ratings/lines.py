@@ -43,9 +43,12 @@ NAMES = {
 }  # fmt: skip
 
 
-def _points(vendor: str) -> str:
-    """The points of a line as rows of RatingPoint's columns: the folded ones and, after
-    them, each rating change the fold has not reached (one game each)."""
+def _points(vendor: str, bots: str) -> str:
+    """The points of the lines of ``bots`` (placeholders) as rows of RatingPoint's
+    columns: the folded ones and, after them, each rating change above the fold's mark (a
+    parameter, read first: given as a sub-query, the planner could not tell how few
+    changes lie above it and hashed every game) — one game each. Parameters: the bots,
+    the mark, the bots."""
     return build(
         """
         SELECT p.{point.title} AS title, p.{point.players} AS players,
@@ -55,6 +58,8 @@ def _points(vendor: str) -> str:
                p.{point.mu} AS mu, p.{point.sigma} AS sigma, p.{point.ordinal} AS ordinal,
                p.{point.games} AS games
         FROM {point} p
+        WHERE p.{point.bot_version_id} IN (SELECT {version.id} FROM {version}
+                                           WHERE {version.bot} IN ({bots}))
         UNION ALL
         SELECT t.{tournament.title}, t.{tournament.seats}, r.{rating.tournament},
                {day}, r.{rating.bot_version}, c.{change.rating}, c.{change.game},
@@ -62,16 +67,18 @@ def _points(vendor: str) -> str:
         FROM {change} c JOIN {rating} r ON r.{rating.id} = c.{change.rating}
         JOIN {tournament} t ON t.{tournament.id} = r.{rating.tournament}
         JOIN {game} g ON g.{game.id} = c.{change.game}
-        WHERE c.{change.id} > {mark} AND g.{game.status} = {finished}
-          AND g.{game.finished_at} IS NOT NULL""",
+        WHERE c.{change.id} > %s AND g.{game.status} = {finished}
+          AND g.{game.finished_at} IS NOT NULL
+          AND r.{rating.bot_version} IN (SELECT {version.id} FROM {version}
+                                         WHERE {version.bot} IN ({bots}))""",
         day=utc_day(f"g.{Game._meta.get_field('finished_at').column}", vendor),
         finished=FINISHED,
-        mark=FOLDED_MARK,
+        bots=bots,
         **NAMES,
     )
 
 
-def _line(points: str, condition: str, kept: str, bots: str) -> str:
+def _line(points: str, condition: str, kept: str) -> str:
     return build(
         """
         SELECT r.bot_id, b.{bot.name} AS bot, r.bot_version_id, r.version,
@@ -91,9 +98,7 @@ def _line(points: str, condition: str, kept: str, bots: str) -> str:
         + points
         + """) h
             JOIN {version} v ON v.{version.id} = h.bot_version_id
-            WHERE h.bot_version_id IN (SELECT {version.id} FROM {version}
-                                       WHERE {version.bot} IN ({bots}))
-              AND """
+            WHERE """
         + condition
         + """
             WINDOW series AS (PARTITION BY v.{version.bot}
@@ -104,7 +109,6 @@ def _line(points: str, condition: str, kept: str, bots: str) -> str:
         + kept
         + """
         ORDER BY r.bot_id, r.game_index""",
-        bots=bots,
         **NAMES,
     )
 
@@ -132,9 +136,11 @@ def rating_lines(
     if tournament is not None:
         clause, params = f"({clause}) AND h.tournament_id = %s", [*params, tournament]
     kept, kept_params = ("", []) if most is None else (KEPT, [int(most), int(most)])
-    sql = _line(_points(connection.vendor), clause, kept, placeholders(len(bots)))
+    sql = _line(_points(connection.vendor, placeholders(len(bots))), clause, kept)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*bots, *params, *kept_params])
+        cursor.execute(f"SELECT {FOLDED_MARK}")
+        mark = cursor.fetchone()[0]
+        cursor.execute(sql, [*bots, mark, *bots, *params, *kept_params])
         names = [c[0] for c in cursor.description]
         rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
     for row in rows:
