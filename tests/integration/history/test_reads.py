@@ -190,3 +190,10 @@ def test_the_queue_counts_a_ladders_finished_games_without_walking_them(long_his
     body = client.get("/api/v1/queue/").json()
     (row,) = [t for t in body["tournaments"] if t["id"] == ladder]
     assert row["finished"] == Game.objects.filter(tournament_id=ladder, status="finished").count()
+
+
+def test_a_ladders_progress_counts_its_finished_games(long_history, client):
+    ladder = ladder_of(long_history)
+    body = client.get(f"/api/v1/tournaments/{ladder}/progress/").json()
+    finished = Game.objects.filter(tournament_id=ladder, status="finished").count()
+    assert body["finished"] == finished == body["done"]
