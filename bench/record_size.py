@@ -148,8 +148,8 @@ def _store_games(title: str, games: int) -> int:
     from arena.bots.models import Bot
     from arena.games import services
     from arena.games.models import Game
+    from arena.games.tasks import run_job
     from arena.tournaments import services as tournaments
-    from workers.tasks import run_job
 
     owner = get_user_model().objects.create_user("bench")
     names = engine.bots(title, thinking=False)
@@ -169,9 +169,7 @@ def _store_games(title: str, games: int) -> int:
     stored = 0
     while stored < games and (game := queued.first()):
         job = services.claim_game(game.pk, worker="bench")
-        played = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        played = run_job(job)
         services.store_game_result(job, played)
         stored += 1
     # Games created but never played would count in the per-game tables' sizes.

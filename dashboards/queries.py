@@ -3,12 +3,13 @@
 Each query takes a :class:`Selection` (the filters of a page) and returns plain rows (lists
 of dicts), never model instances, so that figures and the API are built from the same
 numbers and tests can recompute them by brute force. Every statement is one ``GROUP BY``
-over a total table that PostgreSQL and SQLite both run, after folding the games stored
-since the last read into the totals. docs/analytics.md gives each figure's definition.
+over a total table that PostgreSQL and SQLite both run; the games stored are folded into the
+totals on the beat (arena.games.totals), never by a read. docs/analytics.md gives each
+figure's definition.
 
 A page's results are cached per selection (:func:`cached`); the key carries the number of
-games stored, so storing any game (and so any game of the selection) makes the next read
-recompute.
+games folded, so a fold that adds any game (and so any game of the selection) makes the next
+read recompute.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from django.db import connection
 
 import engine
 from arena.games import totals
+from arena.games.models import AnalyticsFactTotal, AnalyticsGameFactTotal, AnalyticsSeatTotal
 
-SEATS = "games_analyticsseattotal"
-FACTS = "games_analyticsfacttotal"
-GAME_FACTS = "games_analyticsgamefacttotal"
+SEATS = AnalyticsSeatTotal._meta.db_table
+FACTS = AnalyticsFactTotal._meta.db_table
+GAME_FACTS = AnalyticsGameFactTotal._meta.db_table
 CACHE_SECONDS = 600
 
 
@@ -149,8 +151,7 @@ def where(sel: Selection, alias: str = "r") -> tuple[str, list]:
 
 
 def _rows(sql: str, params: list) -> list[dict]:
-    """The rows of a query over the totals, once every stored game is folded into them."""
-    totals.fold_pending()
+    """The rows of a query over the totals (folded on the beat: a read never writes)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         names = [c[0] for c in cursor.description]
@@ -304,14 +305,14 @@ def fact_details(sel: Selection, kind: str) -> list[dict]:
 # -- caching ----------------------------------------------------------------------------
 
 
-def stored_version() -> int:
-    """How many games are stored: changes whenever a game is stored."""
-    return totals.stored_games()
+def totals_version() -> int:
+    """How many games were folded: changes whenever the totals do."""
+    return totals.folded_games()
 
 
 def cached(name: str, sel: Selection, compute: Callable[[Selection], dict]) -> dict:
-    """``compute(sel)``, cached per page name and selection until a game is stored."""
-    key = f"dashboards:{name}:{sel.key()}:{stored_version()}"
+    """``compute(sel)``, cached per page name and selection until a fold adds games."""
+    key = f"dashboards:{name}:{sel.key()}:{totals_version()}"
     found = cache.get(key)
     if found is None:
         found = compute(sel)

@@ -19,11 +19,25 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import EmptyResultSet
 from django.db.models import Exists, F, OuterRef
+
+from arena.bots.models import Bot, BotVersion
+from arena.games.models import (
+    Game,
+    GameLengthTotal,
+    GameSeat,
+    GameSeatTotal,
+    HeadToHeadTotal,
+    LineupTotal,
+)
+from arena.ratings.lines import rating_lines
+from arena.ratings.models import Rating, RatingChange
 
 from .queries import Selection, SelectionError, _option_value, _rows, selection_from, where
 
@@ -36,12 +50,13 @@ MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not 
 HISTORY_POINTS = 200
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
-# The page's totals (arena.games.totals).
-SEAT_TOTALS = "games_gameseattotal"
-LENGTHS = "games_gamelengthtotal"
-PAIRS = "games_headtoheadtotal"
-LINEUPS = "games_lineuptotal"
-POINTS = "games_ratingpoint"
+# The tables read, named by their models (no table name is written here).
+SEAT_TOTALS, LENGTHS = GameSeatTotal._meta.db_table, GameLengthTotal._meta.db_table
+PAIRS, LINEUPS = HeadToHeadTotal._meta.db_table, LineupTotal._meta.db_table
+GAMES, SEATS = Game._meta.db_table, GameSeat._meta.db_table
+VERSIONS, BOTS = BotVersion._meta.db_table, Bot._meta.db_table
+USERS = get_user_model()._meta.db_table
+RATINGS, CHANGES = Rating._meta.db_table, RatingChange._meta.db_table
 
 
 @dataclass(frozen=True)
@@ -73,8 +88,8 @@ def rating_history_source() -> tuple[str, list]:
     ``game_id``, ``mu``, ``sigma`` and ``ordinal`` (μ − 3σ) after that game. Today the
     per-tournament OpenSkill history of arena.ratings; repoint here for another rating."""
     return (
-        """SELECT r.bot_version_id, c.game_id, c.mu, c.sigma, c.ordinal
-           FROM ratings_ratingchange c JOIN ratings_rating r ON r.id = c.rating_id""",
+        f"""SELECT r.bot_version_id, c.game_id, c.mu, c.sigma, c.ordinal
+           FROM {CHANGES} c JOIN {RATINGS} r ON r.id = c.rating_id""",
         [],
     )
 
@@ -82,14 +97,12 @@ def rating_history_source() -> tuple[str, list]:
 def rating_version() -> int:
     """Changes whenever a rating changes: a game can be rated after it was stored (ratings
     are applied in game order), so the page's cache key carries this beside the games."""
-    return _rows("SELECT MAX(id) AS v FROM ratings_ratingchange", [])[0]["v"] or 0
+    return _rows(f"SELECT MAX(id) AS v FROM {CHANGES}", [])[0]["v"] or 0
 
 
 def selected_games(sel: Selection):
     """The finished games of the selection as a queryset: title, tournament, player count,
     rule options, finished date, and (bot / bot version) games in which it sat."""
-    from arena.games.models import Game, GameSeat
-
     games = Game.objects.filter(status=Game.Status.FINISHED, tournament__title=sel.title)
     if sel.tournament is not None:
         games = games.filter(tournament_id=sel.tournament)
@@ -163,12 +176,15 @@ def _marks(values) -> str:
 
 
 def games_in(sel: Selection) -> int:
-    """How many finished games the selection holds."""
+    """How many finished games the selection holds. From the totals: each player count's
+    seat-games over its seats (every game seats them all); the line-ups' totals hold as many
+    rows as games on a ladder of many bots, the seats' as many as versions and scores."""
     if from_totals(sel):
         clause, params = where(sel)
         return _rows(
-            f"SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r "
-            f"WHERE {clause}",
+            f"""SELECT CAST(COALESCE(SUM(p.seats / p.players), 0) AS BIGINT) AS n
+                FROM (SELECT r.players, SUM(r.seats) AS seats FROM {SEAT_TOTALS} r
+                      WHERE {clause} GROUP BY r.players) p""",
             params,
         )[0]["n"]
     return selected_games(sel).count()
@@ -192,15 +208,15 @@ def seat_counts(sel: Selection) -> list[dict]:
         )
         counted = f"""SELECT sg.players, s.bot_version_id, s.score, s.status, COUNT(*) AS seats,
                              SUM(s.fault_count) AS faults
-                      FROM games_gameseat s JOIN ({games}) sg ON sg.id = s.game_id
+                      FROM {SEATS} s JOIN ({games}) sg ON sg.id = s.game_id
                       GROUP BY sg.players, s.bot_version_id, s.score, s.status"""
     return _rows(
         f"""SELECT c.players, c.bot_version_id, v.bot_id, b.name AS bot, u.username AS owner,
                    v.number AS version, c.score, c.status, c.seats, c.faults
             FROM ({counted}) c
-            JOIN bots_botversion v ON v.id = c.bot_version_id
-            JOIN bots_bot b ON b.id = v.bot_id
-            JOIN auth_user u ON u.id = b.owner_id""",
+            JOIN {VERSIONS} v ON v.id = c.bot_version_id
+            JOIN {BOTS} b ON b.id = v.bot_id
+            JOIN {USERS} u ON u.id = b.owner_id""",
         params,
     )
 
@@ -227,38 +243,27 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
     version that played it and the tournament whose rating it is; ``games``: the rated
     games the point stands for (1: every game, read from the raw rows).
 
-    Given ``most``, a drawn line: a bot's series of n points keeps every k-th (k = ceil(n /
-    most), from its first), its last, and each whose version differs from the point before
-    (where :func:`version_changes` puts a marker), chosen in SQL so that the rest never
-    reaches Python; and when :func:`from_totals`, the series is read from the totals, whose
-    points are runs of up to RATING_BLOCK games of one rating within a day (its first game
-    alone), each the rating after the run's last game rated
-    (:class:`arena.games.models.RatingPoint`)."""
+    Given ``most``, a drawn line: the bots' lines read by :func:`arena.ratings.lines.
+    rating_lines` from the rating points (runs of games) within the selection's title,
+    tournament, player count, options and days, each bot's thinned to about ``most``
+    points with every version change kept. Without it, every rated game of the selection
+    from the raw rating changes: what the tests compare the points with."""
     if not bots:
         return []
-    if most is not None and from_totals(sel):
-        clause, params = where(sel, "h")
-        points = f"""SELECT h.bot_version_id, h.tournament_id, h.game_id, h.finished_at,
-                            h.mu, h.sigma, h.ordinal, h.games, h.rating_id AS rating
-                     FROM {POINTS} h
-                     WHERE h.bot_version_id IN (SELECT id FROM bots_botversion
-                                                WHERE bot_id IN ({_marks(bots)}))
-                       AND {clause}"""
-        params = [*bots, *params]
-    else:
-        source, source_params = rating_history_source()
-        games, games_params = _games(sel)
-        points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
-                            h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
-                     FROM ({source}) h JOIN games_game g ON g.id = h.game_id
-                     JOIN bots_botversion v ON v.id = h.bot_version_id
-                     WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
-        params = [*source_params, *bots, *games_params]
-    kept, kept_params = "", []
     if most is not None:
-        kept = """WHERE (r.point - 1) %% ((r.n + %s - 1) / %s) = 0 OR r.point = r.n
-                     OR r.previous_version <> r.bot_version_id"""
-        kept_params = [int(most), int(most)]
+        # A drawn line is the bots' own ratings, read by the one reader of rating lines; a
+        # bot (version) filter narrows the games the other figures count, not whose ratings
+        # the bots have (a point stands for a run of games, not one the filter can select).
+        keyed = dataclasses.replace(sel, bot=None, bot_version=None)
+        return rating_lines(bots, condition=where(keyed, "h"), most=most)
+    source, source_params = rating_history_source()
+    games, games_params = _games(sel)
+    points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
+                        h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
+                 FROM ({source}) h JOIN {GAMES} g ON g.id = h.game_id
+                 JOIN {VERSIONS} v ON v.id = h.bot_version_id
+                 WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
+    params = [*source_params, *bots, *games_params]
     # The bot's name is joined to the kept points only, not to the thousands of points a
     # bot's series holds at a million seats (the game's number, which nothing drew, was
     # dropped: looking it up for the kept points was 16 ms of 35 there).
@@ -274,13 +279,12 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
                    COUNT(*) OVER (PARTITION BY v.bot_id) AS n,
                    LAG(h.bot_version_id) OVER series AS previous_version
             FROM ({points}) h
-            JOIN bots_botversion v ON v.id = h.bot_version_id
+            JOIN {VERSIONS} v ON v.id = h.bot_version_id
             WINDOW series AS (PARTITION BY v.bot_id ORDER BY h.finished_at, h.game_id, h.rating
                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
-            JOIN bots_bot b ON b.id = r.bot_id
-            {kept}
+            JOIN {BOTS} b ON b.id = r.bot_id
             ORDER BY r.bot_id, r.game_index""",
-        [*params, *kept_params],
+        params,
     )
 
 
@@ -315,10 +319,10 @@ def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
                    COUNT(DISTINCT a.game_id) AS games, COUNT(*) AS pairs,
                    SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS above,
                    SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) AS level
-            FROM games_gameseat a
-            JOIN games_gameseat b ON b.game_id = a.game_id AND b.seat <> a.seat
-            JOIN bots_botversion va ON va.id = a.bot_version_id
-            JOIN bots_botversion vb ON vb.id = b.bot_version_id
+            FROM {SEATS} a
+            JOIN {SEATS} b ON b.game_id = a.game_id AND b.seat <> a.seat
+            JOIN {VERSIONS} va ON va.id = a.bot_version_id
+            JOIN {VERSIONS} vb ON vb.id = b.bot_version_id
             WHERE a.game_id IN ({games}) AND va.bot_id IN ({marks}) AND vb.bot_id IN ({marks})
               AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL AND b.rank IS NOT NULL
             GROUP BY va.bot_id, vb.bot_id ORDER BY va.bot_id, vb.bot_id""",
@@ -341,8 +345,8 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
     games, params = _games(sel)
     return _rows(
         f"""SELECT COUNT(*) AS n FROM (
-                SELECT s.game_id FROM games_gameseat s
-                JOIN bots_botversion v ON v.id = s.bot_version_id
+                SELECT s.game_id FROM {SEATS} s
+                JOIN {VERSIONS} v ON v.id = s.bot_version_id
                 WHERE s.game_id IN ({games}) AND v.bot_id IN ({_marks(bots)})
                 GROUP BY s.game_id HAVING COUNT(DISTINCT v.bot_id) >= 2) AS m""",
         [*params, *bots],

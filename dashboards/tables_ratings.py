@@ -43,8 +43,8 @@ def ratings(sel) -> dict:
             for r in played
         ],
         "rating_history": history,
-        # what a point of the rating line is: a game, or a run of games (the totals')
-        "rating_points": "runs" if q.from_totals(sel) else "games",
+        # what a point of the rating line is: a run of games (arena.ratings.lines)
+        "rating_points": "runs",
         "version_changes": version_changes(history),
         "head_to_head_games": q.games_met(sel, matched),
         "head_to_head": [_meeting(r, names) for r in q.head_to_head(sel, matched)],

@@ -386,8 +386,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # keeps its connection for this many tasks; arena/worker.py still drops a connection that is
 # broken or older than CONN_MAX_AGE before each task, as Django does per request.
 CELERY_DB_REUSE_MAX = env_int("ARENA_DB_REUSE_TASKS", 1000, low=1, high=1_000_000)
+# Stored games and rating changes are folded into the dashboards' totals and rating points
+# on the beat, every this many seconds (no page view folds: a read never writes). A fold
+# message older than one period is dropped: the next one folds the same rows.
+ARENA_FOLD_SECONDS = env_int("ARENA_FOLD_SECONDS", 10, low=1, high=86_400)
 CELERY_BEAT_SCHEDULE = {
     "sweep-games": {"task": "workers.sweep_games", "schedule": float(ARENA_SWEEP_SECONDS)},
+    "fold-totals": {
+        "task": "workers.fold_totals",
+        "schedule": float(ARENA_FOLD_SECONDS),
+        "options": {"expires": float(ARENA_FOLD_SECONDS)},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The beat's scheduler also drains the outbox (messages saved while the broker was down)

@@ -3,6 +3,7 @@ challenges and withdrawals, and the title ratings across every competition."""
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
@@ -12,9 +13,11 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from arena.bots.models import Bot
+from arena.games.models import Game
+from arena.ratings.lines import rating_lines
 from arena.ratings.models import TitleRating, TitleRatingChange
 from arena.tournaments import ladders
-from arena.tournaments.leaderboard import leaderboard, rating_history
+from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.models import Challenge, Tournament
 
 from .errors import Conflict
@@ -59,8 +62,9 @@ class LeaderboardRowSerializer(serializers.Serializer):
 
 
 class HistoryPointSerializer(serializers.Serializer):
-    game = serializers.IntegerField()
-    number = serializers.IntegerField(help_text="the game's number on the ladder")
+    game = serializers.IntegerField(source="game_id", help_text="the point's (last) game")
+    game_index = serializers.IntegerField(help_text="the bot's rated games on the ladder so far")
+    games = serializers.IntegerField(help_text="the rated games the point stands for")
     finished_at = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     new_version = serializers.BooleanField(help_text="the first point of this version")
@@ -125,7 +129,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     @extend_schema(
         parameters=[OpenApiParameter("bot_id", int, OpenApiParameter.PATH)],
         responses=HistoryPointSerializer(many=True),
-        summary="A bot's ladder rating after each of its games, across its versions",
+        summary="A bot's ladder rating over its games, across its versions (thinned to about "
+        "200 points, every version's first kept)",
     )
     @action(
         detail=True, methods=["get"], url_path=r"history/(?P<bot_id>\d+)",
@@ -133,7 +138,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     )  # fmt: skip
     def history(self, request, pk=None, bot_id=None):
         bot = get_object_or_404(Bot, pk=bot_id)
-        page = self.paginate_queryset(rating_history(self.get_object(), bot))
+        line = rating_lines([bot.pk], tournament=self.get_object().pk)
+        page = self.paginate_queryset(line)
         return self.get_paginated_response(HistoryPointSerializer(page, many=True).data)
 
     @extend_schema(
@@ -149,7 +155,9 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         ladder = self.get_object()
         if request.method == "GET":
             page = self.paginate_queryset(
-                Challenge.objects.filter(tournament=ladder).select_related("requester")
+                Challenge.objects.filter(tournament=ladder)
+                .select_related("requester")
+                .prefetch_related(Prefetch("games", Game.objects.only("id")))
             )
             return self.get_paginated_response(ChallengeSerializer(page, many=True).data)
         data = ChallengeSerializer(data=request.data)

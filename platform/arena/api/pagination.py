@@ -1,5 +1,5 @@
-from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination, PageNumberPagination
 
 
 class Pages(PageNumberPagination):
@@ -35,3 +35,32 @@ class Pages(PageNumberPagination):
             elif parameter["name"] == self.page_query_param:
                 parameter["schema"]["minimum"] = 1
         return parameters
+
+
+class Keyset(CursorPagination):
+    """For lists that grow with the history (games, a rating's history): ``?cursor=`` (an
+    opaque position from ``next`` or ``previous``) and ``?page_size=`` (1 to 200, default 50),
+    in id order; ``next``, ``previous`` and ``results``, no ``count``. A page is read from
+    the last id seen by index (``id > last ORDER BY id LIMIT n``), so the thousandth page
+    costs what the first does, where a page number skipped every earlier row and ``count``
+    counted every match."""
+
+    ordering = "id"
+    page_size_query_param = "page_size"
+    max_page_size = 200
+    get_page_size = Pages.get_page_size
+
+    def paginate_queryset(self, queryset, request, view=None):
+        if "page" in request.query_params:
+            raise ValidationError(
+                {"page": ["This list pages by cursor: follow its next link (no page numbers)."]}
+            )
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise ValidationError(
+                {"cursor": ["Not a cursor this list gave: follow its next or previous link."]}
+            ) from None

@@ -42,6 +42,7 @@ from engine.core import signatures
 from . import exports
 from .errors import Conflict, PayloadTooLarge
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
+from .pagination import Keyset
 from .permissions import CanEditOrReadOnly
 from .serializers import (
     BotSerializer,
@@ -425,6 +426,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     )
     serializer_class = GameSerializer
     filterset_class = GameFilter
+    pagination_class = Keyset  # a ladder's games grow without end: no page numbers, no count
     throttle_scopes = {"*": "games"}
     private_actions = ("stderr",)
 
@@ -517,6 +519,17 @@ class QueueView(generics.GenericAPIView):
 # -- ratings ---------------------------------------------------------------------------------
 
 
+RATING_CHANGE_LISTED = (
+    "rating_id",
+    "game_id",
+    "mu_before",
+    "sigma_before",
+    "mu",
+    "sigma",
+    "ordinal",
+)
+
+
 class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
     """Ratings (OpenSkill μ, σ and μ−3σ) per tournament and bot version, and their history."""
 
@@ -524,14 +537,18 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
 
-    @extend_schema(responses=RatingChangeSerializer(many=True), summary="One row per rated game")
-    @action(detail=True, methods=["get"], filterset_class=None)
+    @extend_schema(
+        responses=RatingChangeSerializer(many=True),
+        summary="One row per rated game, in the order they were rated",
+    )
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=Keyset)
     def history(self, request, pk=None):
         rating = self.get_object()
+        # the game's number and finish only, not its record and stats
         changes = (
             RatingChange.objects.filter(rating=rating)
             .select_related("game")
-            .order_by("game__number")
+            .only(*RATING_CHANGE_LISTED, "game__number", "game__finished_at")
         )
         page = self.paginate_queryset(changes)
         return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)

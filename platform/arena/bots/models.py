@@ -142,14 +142,19 @@ FAULT_FLAG_MIN_GAMES = 5
 
 
 def fault_summary(bot: Bot) -> dict:
-    """Games, faulted games and whether the bot is flagged for faulting in many games."""
+    """Rated games, faulted ones and whether the bot is flagged for faulting in many games."""
     from django.conf import settings
+    from django.db.models import Sum
 
-    from arena.games.models import Game, GameSeat
+    from arena.ratings.models import Rating
 
-    seats = GameSeat.objects.filter(bot_version__bot=bot, game__status=Game.Status.FINISHED)
-    games = seats.count()
-    faulted = seats.exclude(status=GameSeat.Status.OK).count()
+    # The ratings count each rated game and its faulted seat (status not ``ok``) as they
+    # rate it: a row per competition and version, where counting the seats walked every
+    # game the bot played.
+    counted = Rating.objects.filter(bot_version__bot=bot).aggregate(
+        games=Sum("games"), faulted=Sum("faulted_games")
+    )
+    games, faulted = counted["games"] or 0, counted["faulted"] or 0
     percent = round(100 * faulted / games) if games else 0
     return {
         "games": games,

@@ -41,13 +41,32 @@ def my_bots(request):
     return render(request, "bots/my_bots.html", {"bots": bots, "form": form})
 
 
+RECENT_SEATS = 20
+
+
+def recent_seats(bot) -> list:
+    """The bot's seats in its newest games (by game id, the order they were made), found
+    through each version's newest by index (a statement per version): sorting every seat
+    by its game's finish cost what the bot had played."""
+    newest = [
+        row
+        for v in bot.versions.values_list("id", flat=True)
+        for row in GameSeat.objects.filter(bot_version_id=v)
+        .order_by("-game_id")
+        .values_list("game_id", "id")[:RECENT_SEATS]
+    ]
+    top = sorted(newest, reverse=True)[:RECENT_SEATS]
+    return list(
+        GameSeat.objects.filter(pk__in=[seat for _, seat in top])
+        .select_related("game__tournament", "bot_version")
+        .defer("game__record", "game__stats", "stderr", "details")
+        .order_by("-game_id", "-id")
+    )
+
+
 def bot_detail(request, bot_id: int):
     bot = get_object_or_404(Bot.objects.select_related("owner"), pk=bot_id)
-    seats = (
-        GameSeat.objects.filter(bot_version__bot=bot)
-        .select_related("game__tournament", "bot_version")
-        .order_by("-game__finished_at", "-id")[:20]
-    )
+    seats = recent_seats(bot)
     ratings = Rating.objects.filter(bot_version__bot=bot).select_related(
         "tournament", "bot_version"
     )

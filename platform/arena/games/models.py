@@ -90,6 +90,14 @@ class Game(models.Model):
                 condition=models.Q(status="finished", rated=False),
                 name="game_finished_unrated",
             ),
+            # The games not finished, per tournament: the staff's queue page counts them by
+            # status and the finished ones as the rest of the tournament's numbers, so its
+            # cost follows the open and failed games, not the ladder's history.
+            models.Index(
+                fields=["tournament", "status"],
+                condition=~models.Q(status="finished"),
+                name="game_unfinished",
+            ),
         ]
 
     def __str__(self) -> str:

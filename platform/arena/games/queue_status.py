@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from arena.tournaments.models import Tournament
@@ -104,29 +104,47 @@ def _expired(now) -> Q:
 
 
 def _per_tournament(ids: set[int], now) -> list[TournamentQueue]:
+    """Each tournament's games by status. Only the games not finished are counted (by the
+    partial index ``game_unfinished``); the finished ones are the rest of its numbers (a
+    tournament numbers its games 1, 2, … as it creates them), so a ladder's row costs its
+    open and failed games, not its history."""
+    unfinished = [name for name in COUNTED if name != Game.Status.FINISHED]
     counts = {
         row.pop("tournament_id"): row
         for row in Game.objects.filter(tournament_id__in=ids)
+        .exclude(status=Game.Status.FINISHED)
         .values("tournament_id")
         .annotate(
-            **{name: Count("id", filter=Q(status=name)) for name in COUNTED},
+            **{name: Count("id", filter=Q(status=name)) for name in unfinished},
             expired=Count("id", filter=_expired(now)),
             oldest_queued_at=Min("queued_at", filter=Q(status=Game.Status.QUEUED)),
+            open=Count("id"),
         )
     }
-    empty = dict.fromkeys((*COUNTED, "expired"), 0) | {"oldest_queued_at": None}
-    tournaments = Tournament.objects.filter(pk__in=ids).order_by("-id")
-    return [
-        TournamentQueue(
-            id=t.pk,
-            name=t.name,
-            title=t.title,
-            format=t.format,
-            status=t.status,
-            **counts.get(t.pk, empty),
+    empty = dict.fromkeys((*unfinished, "expired", "open"), 0) | {"oldest_queued_at": None}
+    last = Game.objects.filter(tournament=OuterRef("pk")).order_by("-number").values("number")
+    tournaments = (
+        Tournament.objects.filter(pk__in=ids)
+        .order_by("-id")
+        .only("id", "name", "title", "format", "status")
+        .annotate(numbered=Subquery(last[:1]))
+    )
+    rows = []
+    for t in tournaments:
+        row = dict(counts.get(t.pk, empty))
+        not_finished = row.pop("open")
+        rows.append(
+            TournamentQueue(
+                id=t.pk,
+                name=t.name,
+                title=t.title,
+                format=t.format,
+                status=t.status,
+                finished=(t.numbered or 0) - not_finished,
+                **row,
+            )  # fmt: skip
         )
-        for t in tournaments.only("id", "name", "title", "format", "status")
-    ]
+    return rows
 
 
 def _per_worker(now, failed_lately) -> list[WorkerQueue]:

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
 from arena.bots.services import ready_artifacts, refuse_unsandboxed, sweep_validations
-from arena.games import services
+from arena.games import services, totals
 from arena.games.heartbeat import HEARTBEAT, LeaseLost, stall_budget
 from arena.tournaments.ladders import pace_idle_ladders
 from workers.errors import public_reason
@@ -118,6 +118,13 @@ def sweep_games() -> None:
     services.sweep_games()
     sweep_validations()
     pace_idle_ladders()  # settled ladders play at their background rate
+
+
+@shared_task(name="workers.fold_totals", ignore_result=True)
+def fold_totals() -> None:
+    """Fold the games stored and the ratings changed since the last fold into the
+    dashboards' totals and rating points (the beat's, every ARENA_FOLD_SECONDS)."""
+    totals.fold_pending()
 
 
 def run_job(job: services.MatchJob, *, on_progress=None) -> MatchResult:

@@ -2,8 +2,9 @@
 
 The store writes a game's rows and marks it pending (``AnalyticsPending``, one row), which
 costs it well under a millisecond; :func:`fold_batch` moves every pending game into the totals in
-a few set-based statements, whatever their number. The dashboards fold before they read, so
-a figure always counts every stored game. Summing the totals in the store's transaction
+a few set-based statements, whatever their number. The beat folds every ARENA_FOLD_SECONDS
+(``workers.fold_totals``) and ``manage.py fold_totals`` on demand; a dashboard read never
+writes, and its figures count the games folded. Summing the totals in the store's transaction
 instead would upsert one total row per seat, kind, subject and detail of the game (about
 140 for a 4-player Citadels game), which cost PostgreSQL 4-5 ms per game on this machine
 (docs/performance.md), five times the store's whole analytics budget.
@@ -64,8 +65,11 @@ TOTALS = (
 )  # fmt: skip
 
 
-# The last rating change folded (0 before the first fold), as a SQL expression.
-_MARK = f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} WHERE id = 1), 0)"
+# The last rating change folded (0 before the first fold), as a SQL expression: the rating
+# changes after it are not in the rating points yet (arena.ratings.lines reads them too).
+FOLDED_MARK = (
+    f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} WHERE id = 1), 0)"
+)
 FINISHED = literals([Game.Status.FINISHED])
 
 
@@ -80,7 +84,7 @@ def fold_batch(limit: int | None = None) -> int:
             f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
             # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
             # mark a sub-query scanned every rating change (5 ms at 100,000).
-            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > {_MARK}"
+            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > {FOLDED_MARK}"
         )
         games_pending, changes_pending = cursor.fetchone()
     if not games_pending and not changes_pending:
@@ -157,7 +161,7 @@ def _settled_rating_changes() -> int:
 def _fold_rating_changes(cursor, settled: int) -> None:
     """Add the rating changes after the mark and up to ``settled`` (see
     :func:`_settled_rating_changes`) to the rating points, and move the mark there."""
-    cursor.execute(f"SELECT {_MARK}")
+    cursor.execute(f"SELECT {FOLDED_MARK}")
     mark = cursor.fetchone()[0]
     if settled <= mark:
         return
@@ -183,7 +187,7 @@ def refold_ratings(tournament_id: int) -> None:
         cursor.execute(
             f"DELETE FROM {_table(RatingPoint)} WHERE tournament_id = %s", [tournament_id]
         )
-        cursor.execute(f"SELECT {_MARK}")
+        cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
         cursor.execute(
             _rating_points(
@@ -195,13 +199,12 @@ def refold_ratings(tournament_id: int) -> None:
         )
 
 
-def stored_games() -> int:
-    """Games folded (ever) plus games pending, read in one snapshot: the number of games
-    stored (more after a rebuild), which grows with every store, folded or not."""
+def folded_games() -> int:
+    """Games folded, ever (a rebuild folds them again and counts on): what the totals hold
+    changes whenever it does, so the dashboards' cache key carries it."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0) "
-            f"+ (SELECT COUNT(*) FROM {_table(AnalyticsPending)})"
+            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0)"
         )
         return cursor.fetchone()[0]
 
@@ -252,7 +255,7 @@ def _table(model) -> str:
     return model._meta.db_table
 
 
-def _day(column: str, vendor: str) -> str:
+def utc_day(column: str, vendor: str) -> str:
     """The UTC date of a timestamp column (Django keeps SQLite's timestamps as UTC text)."""
     if vendor == "postgresql":
         return f"CAST({column} AT TIME ZONE 'UTC' AS date)"
@@ -276,7 +279,7 @@ def _statements(vendor: str) -> tuple[str, ...]:
     filters = ", ".join(FILTER_COLUMNS)
     dims = (
         f"s.title, s.players, s.tournament_id, s.bot_version_id, "
-        f"{_day('s.finished_at', vendor)} AS day, s.seat"
+        f"{utc_day('s.finished_at', vendor)} AS day, s.seat"
     )
     groups = "s.title, s.players, s.tournament_id, s.bot_version_id, day, s.seat"
     seat_sums = [
@@ -343,7 +346,7 @@ def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
         f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = {FINISHED} "
         "AND g.finished_at IS NOT NULL"
     )
-    keys = f"t.title, t.seats, g.tournament_id, {_day('g.finished_at', vendor)}"
+    keys = f"t.title, t.seats, g.tournament_id, {utc_day('g.finished_at', vendor)}"
     of_games = f"{games} g JOIN {tournaments} t ON t.id = g.tournament_id"
 
     seat_key = [*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"]
@@ -442,7 +445,7 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
         f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
         f"ELSE 1 + (n.place - 2) / %s END AS block "
-        f"FROM (SELECT c.rating_id, {_day('g.finished_at', vendor)} AS day, t.title, "
+        f"FROM (SELECT c.rating_id, {utc_day('g.finished_at', vendor)} AS day, t.title, "
         f"t.seats AS players, r.tournament_id, r.bot_version_id, c.mu, c.sigma, c.ordinal, "
         f"g.finished_at, c.game_id, c.id AS change_id, COALESCE(f.games, 0) "
         f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "

@@ -11,10 +11,11 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import Bot
+from arena.ratings.lines import rating_lines
 
 from . import house_ladders, ladders
 from .forms import parse_options
-from .leaderboard import leaderboard, past_versions, rating_history
+from .leaderboard import leaderboard, past_versions
 from .models import Challenge, Entrant, Tournament
 from .services import TournamentError
 
@@ -85,9 +86,9 @@ def ladder_detail(request, ladder_id: int):
     ladder = get_object_or_404(Tournament.objects.filter(standing=True), pk=ladder_id)
     rows = leaderboard(ladder)
     chart = {
-        "data": [_history_trace(ladder, row.bot) for row in rows[:CHART_BOTS]],
+        "data": _history_traces(ladder, [row.bot for row in rows[:CHART_BOTS]]),
         "layout": {
-            "xaxis": {"title": "ladder game"},
+            "xaxis": {"title": "the bot's rated games on the ladder"},
             "yaxis": {"title": "μ − 3σ"},
             "margin": {"t": 20},
             "height": 320,
@@ -111,18 +112,24 @@ def ladder_detail(request, ladder_id: int):
     )
 
 
-def _history_trace(ladder, bot) -> dict:
-    points = rating_history(ladder, bot)
-    return {
-        "type": "scatter",
-        "mode": "lines+markers",
-        "name": bot.name,
-        "x": [p["number"] for p in points],
-        "y": [round(p["ordinal"], 3) for p in points],
-        "text": [f"v{p['version']}" for p in points],
-        # A marker only where a version begins.
-        "marker": {"size": [9 if p["new_version"] else 0 for p in points], "symbol": "diamond"},
-    }
+def _history_traces(ladder, bots) -> list[dict]:
+    """One line per bot: its ladder rating over its rated games there (thinned), a marker
+    where a version begins."""
+    points = rating_lines([b.pk for b in bots], tournament=ladder.pk)
+    traces = []
+    for bot in bots:
+        line = [p for p in points if p["bot_id"] == bot.pk]
+        traces.append({
+            "type": "scatter",
+            "mode": "lines+markers",
+            "name": bot.name,
+            "x": [p["game_index"] for p in line],
+            "y": [round(p["ordinal"], 3) for p in line],
+            "text": [f"v{p['version']}" for p in line],
+            # A marker only where a version begins.
+            "marker": {"size": [9 if p["new_version"] else 0 for p in line], "symbol": "diamond"},
+        })  # fmt: skip
+    return traces
 
 
 @login_required

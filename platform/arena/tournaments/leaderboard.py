@@ -1,14 +1,14 @@
 """What a standing ladder shows: its leaderboard (one row per bot on it, its current version)
-and each bot's rating history across its versions, with a marker where a version begins."""
+and the versions no longer playing. Each bot's rating history is read by
+``arena.ratings.lines``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Max
+from django.db.models import OuterRef, Subquery
 
-from arena.games.models import Game
 from arena.ratings.models import Rating, RatingChange
 from engine.core.stats import wilson_interval
 
@@ -50,18 +50,15 @@ def leaderboard(ladder: Tournament) -> list[Row]:
         ladder.entries.filter(status__in=SHOWN).select_related("bot_version__bot__owner")
     )
     versions = [e.bot_version_id for e in entrants]
+    # The finish of each version's last rated game: one probe of the rating's changes by
+    # (rating, game) per row, not a scan of every game its seats played.
+    last_game = RatingChange.objects.filter(rating=OuterRef("pk")).order_by("-game_id")
     ratings = {
         r.bot_version_id: r
-        for r in Rating.objects.filter(tournament=ladder, bot_version__in=versions)
-    }
-    last = dict(
-        Game.objects.filter(
-            tournament=ladder, status=Game.Status.FINISHED, seats__bot_version__in=versions
+        for r in Rating.objects.filter(tournament=ladder, bot_version__in=versions).annotate(
+            last_at=Subquery(last_game.values("game__finished_at")[:1])
         )
-        .values_list("seats__bot_version")
-        .annotate(at=Max("finished_at"))
-        .order_by()
-    )
+    }
     entrants.sort(key=lambda e: (-ratings[e.bot_version_id].ordinal, e.status, e.pk))
     rows = []
     for rank, entry in enumerate(entrants, start=1):
@@ -75,7 +72,7 @@ def leaderboard(ladder: Tournament) -> list[Row]:
                 win_rate=rating.wins / n if n else None,
                 win_interval=wilson_interval(rating.wins, n) if n else None,
                 fault_rate=rating.faulted_games / n if n else None,
-                last_game=last.get(entry.bot_version_id),
+                last_game=rating.last_at,
             )
         )
     return rows
@@ -88,30 +85,3 @@ def past_versions(ladder: Tournament) -> list[Entrant]:
         .select_related("bot_version__bot__owner")
         .order_by("-left_at", "-id")
     )
-
-
-def rating_history(ladder: Tournament, bot) -> list[dict]:
-    """The bot's ladder rating after each of its rated games there, across its versions in
-    game order; ``new_version`` marks the first point of each version."""
-    changes = (
-        RatingChange.objects.filter(rating__tournament=ladder, rating__bot_version__bot=bot)
-        .select_related("game", "rating__bot_version")
-        .order_by("game__number")
-    )
-    points, previous = [], None
-    for change in changes:
-        version = change.rating.bot_version.number
-        points.append(
-            {
-                "game": change.game_id,
-                "number": change.game.number,
-                "finished_at": change.game.finished_at,
-                "version": version,
-                "new_version": version != previous,
-                "mu": change.mu,
-                "sigma": change.sigma,
-                "ordinal": change.ordinal,
-            }
-        )
-        previous = version
-    return points

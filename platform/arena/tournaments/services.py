@@ -211,7 +211,16 @@ def cancel_tournament(tournament_id: int) -> Tournament:
 
 
 def progress(tournament: Tournament) -> dict[str, int]:
-    counts = dict(tournament.games.values_list("status").annotate(n=Count("id")).order_by())
+    # The games not finished by status (the partial index game_unfinished), the finished ones
+    # the rest of its numbered games: counting every game by status walked a ladder's history.
+    counts = dict(
+        tournament.games.exclude(status=Game.Status.FINISHED)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    numbered = tournament.games.order_by("-number").values_list("number", flat=True).first()
+    counts[Game.Status.FINISHED] = (numbered or 0) - sum(counts.values())
     total = (
         planned_total(tournament)
         if tournament.status == Tournament.Status.DRAFT

@@ -9,11 +9,12 @@ import json
 from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
-from django.db.models import Count, F, IntegerField, Sum
-from django.db.models.functions import Cast
+from django.db.models import F, Sum
 
-from arena.games.models import Game, GameSeat
+from arena.games.models import AnalyticsSeatTotal
+from arena.ratings.lines import rating_lines
 from arena.ratings.models import RatingChange
+from arena.tournaments.models import Tournament
 from arena.web.plots import LAYOUT, cells, figure_dict
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
@@ -62,56 +63,46 @@ def thinned(rows: list, most: int = MOST_POINTS) -> list:
 
 
 def bot_rating(bot) -> Chart:
-    """The bot's μ − 3σ after each of its rated games, in the order they finished, one line
-    per tournament (ratings are per tournament); a triangle where a version first played
-    after another had."""
-    changes = list(
-        RatingChange.objects.filter(rating__bot_version__bot=bot)
-        .order_by("game__finished_at", "game_id")
-        .values(
-            "game_id",
-            "ordinal",
-            "mu",
-            "sigma",
-            tournament=F("rating__tournament__name"),
-            version=F("rating__bot_version__number"),
-        )  # fmt: skip
+    """The bot's μ − 3σ over its rated games, in the order they finished (thinned: points
+    of runs of games, ``arena.ratings.lines``), one line per tournament (ratings are per
+    tournament); a triangle where a version first played after another had."""
+    points = rating_lines([bot.pk])
+    names = dict(
+        Tournament.objects.filter(pk__in={p["tournament_id"] for p in points}).values_list(
+            "pk", "name"
+        )
     )
+    for point in points:
+        point["tournament"] = names.get(point["tournament_id"], "")
     fig = go.Figure()
-    for index, change in enumerate(changes, start=1):
-        change["game_index"] = index
-    for name in dict.fromkeys(c["tournament"] for c in changes):
-        line = thinned([c for c in changes if c["tournament"] == name])
+    for tournament in dict.fromkeys(p["tournament_id"] for p in points):
+        line = [p for p in points if p["tournament_id"] == tournament]
         fig.add_scatter(
-            name=name,
-            x=[c["game_index"] for c in line],
-            y=[c["ordinal"] for c in line],
+            name=names.get(tournament, ""),
+            x=[p["game_index"] for p in line],
+            y=[p["ordinal"] for p in line],
             mode="lines",
-            customdata=[[c["version"], c["mu"], c["sigma"]] for c in line],
+            customdata=[[p["version"], p["mu"], p["sigma"]] for p in line],
             hovertemplate="v%{customdata[0]}, game %{x}: %{y:.2f} "
             "(μ %{customdata[1]:.2f}, σ %{customdata[2]:.2f})<extra></extra>",
         )
-    firsts = [
-        c
-        for before, c in zip(changes, changes[1:], strict=False)
-        if c["version"] != before["version"]
-    ]
+    firsts = [p for p in points[1:] if p["new_version"]]
     if firsts:
         fig.add_scatter(
             name="new version",
-            x=[c["game_index"] for c in firsts],
-            y=[c["ordinal"] for c in firsts],
+            x=[p["game_index"] for p in firsts],
+            y=[p["ordinal"] for p in firsts],
             mode="markers+text",
-            text=[f"v{c['version']}" for c in firsts],
+            text=[f"v{p['version']}" for p in firsts],
             textposition="top center",
             marker={"symbol": "triangle-up", "size": 11, "color": "#333"},
         )
     return Chart(
         "bot-rating",
         "Rating (μ − 3σ) over its rated games",
-        len({c["game_id"] for c in changes}),
+        points[-1]["game_index"] if points else 0,
         ["game_index", "tournament", "version", "mu", "sigma", "ordinal"],
-        thinned(changes, 50),
+        thinned(points, 50),
         _figure(
             fig,
             xaxis={"title": "rated games, in the order they finished"},
@@ -124,17 +115,21 @@ def bot_rating(bot) -> Chart:
 # -- seats (a bot's or a tournament's) ---------------------------------------------------
 
 
-def seat_wins(seats, key: str, title: str) -> Chart:
-    """Win rate by seat, per player count, of the finished games' ``seats`` (a queryset of
-    GameSeat): a game won by several counts for each of them; the dashed line is the fair
-    share 1/players."""
+def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Chart:
+    """Win rate by seat, per player count, of the games summed in ``totals`` (a queryset of
+    AnalyticsSeatTotal: the folded seat totals, so the chart costs the totals' rows, not the
+    games): a game won by several counts its share for each; the dashed line is the fair
+    share 1/players. It rests on the games counted at ``first``'s column (``bot_games``: a
+    bot's games, once each), else the games at seat 1 (a tournament's, once each)."""
     rows = list(
-        seats.filter(game__status=Game.Status.FINISHED)
-        .values("seat", players=F("game__tournament__seats"))
-        .annotate(games=Count("id"), wins=Sum(Cast("winner", IntegerField())))
+        totals.values("players", "seat")
+        .annotate(seat_games=Sum("games"), won=Sum("wins"), first=Sum(first or "games"))
         .order_by("players", "seat")
     )
+    games = sum(r["first"] for r in rows if first or r["seat"] == 0)
     for r in rows:
+        del r["first"]
+        r["games"], r["wins"] = r.pop("seat_games"), r.pop("won")
         r["seat"] += 1
         r["win_rate"] = (r["wins"] or 0) / r["games"]
     fig = go.Figure()
@@ -143,11 +138,10 @@ def seat_wins(seats, key: str, title: str) -> Chart:
         labels = [f"seat {r['seat']}" for r in at]
         fig.add_bar(name=f"{players} players", x=labels, y=[r["win_rate"] for r in at],
                     customdata=[[r["wins"], r["games"]] for r in at],
-                    hovertemplate="%{x}: won %{customdata[0]} of %{customdata[1]}"
+                    hovertemplate="%{x}: won %{customdata[0]:.1f} of %{customdata[1]}"
                     "<extra></extra>")  # fmt: skip
         fig.add_scatter(name=f"fair share, {players} players", x=labels,
                         y=[1 / players] * len(at), mode="lines", line={"dash": "dash"})  # fmt: skip
-    games = seats.filter(game__status=Game.Status.FINISHED).values("game_id").distinct().count()
     return Chart(
         key,
         title,
@@ -159,8 +153,13 @@ def seat_wins(seats, key: str, title: str) -> Chart:
 
 
 def bot_charts(bot) -> list[Chart]:
-    seats = GameSeat.objects.filter(bot_version__bot=bot)
-    return [bot_rating(bot), seat_wins(seats, "bot-seats", "Games won by seat")]
+    seats = AnalyticsSeatTotal.objects.filter(
+        title=bot.title, bot_version_id__in=bot.versions.values("id")
+    )
+    return [
+        bot_rating(bot),
+        seat_wins(seats, "bot-seats", "Games won by seat", first="bot_games"),
+    ]
 
 
 # -- a tournament -----------------------------------------------------------------------
@@ -213,7 +212,9 @@ def tournament_ratings(tournament) -> Chart:
 
 
 def tournament_charts(tournament) -> list[Chart]:
-    seats = GameSeat.objects.filter(game__tournament=tournament)
+    seats = AnalyticsSeatTotal.objects.filter(
+        title=tournament.title, players=tournament.seats, tournament_id=tournament.pk
+    )
     return [
         tournament_ratings(tournament),
         seat_wins(seats, "tournament-seats", "Games won by seat"),

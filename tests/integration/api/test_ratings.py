@@ -18,7 +18,7 @@ def test_ratings_filter_by_tournament_and_bot(as_, played):
 def test_a_ratings_history_has_one_row_per_rated_game(as_, played):
     rating = played.ratings.first()
     body = as_("anonymous").get(f"/api/v1/ratings/{rating.pk}/history/").json()
-    assert body["count"] == 2
+    assert len(body["results"]) == 2 and body["next"] is None
     assert [r["game_number"] for r in body["results"]] == [1, 2]
     assert body["results"][-1]["mu"] == pytest.approx(rating.mu)
 

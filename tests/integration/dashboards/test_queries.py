@@ -248,18 +248,18 @@ def test_the_seats_page_tests_equal_seats_and_flags_unbalanced_seating(history):
     assert lopsided == [{"players": 2, "bot_version_id": 9, "seat_games": [10, 4]}]
 
 
-def test_a_page_is_cached_until_a_game_is_stored(history):
+def test_a_page_is_cached_until_a_fold_adds_games(history):
     from arena.tournaments.history import simulate
 
     sel = Selection("praga")
     first = tables.page("cranes", sel)
     assert tables.page("cranes", sel) == first
-    key_before = queries.stored_version()
+    key_before = queries.totals_version()
     GameSeat.objects.filter(game__tournament__title="praga").first()  # reading changes nothing
-    assert queries.stored_version() == key_before
+    assert queries.totals_version() == key_before
     praga_before = finished(sel).count()
-    stored = simulate(8, seed=99, say=lambda _: None)  # a game of each league, stored
-    assert queries.stored_version() == key_before + stored
+    stored = simulate(8, seed=99, say=lambda _: None)  # a game of each league, stored, folded
+    assert queries.totals_version() == key_before + stored
     assert tables.page("cranes", sel)["games"] == first["games"] + finished(sel).count() - (
         praga_before
     )

@@ -49,7 +49,7 @@ def both_ways(sel) -> tuple[dict, dict]:
 
 def assert_same_page(sel) -> None:
     from_totals, from_raw = both_ways(sel)
-    assert from_totals["rating_points"] == "runs" and from_raw["rating_points"] == "games"
+    assert from_totals["rating_points"] == from_raw["rating_points"] == "runs"
     for name in from_raw:
         if name not in LINE:
             assert from_totals[name] == from_raw[name], (sel, name)
@@ -98,16 +98,18 @@ def test_with_runs_of_one_game_the_totals_draw_every_game(history, monkeypatch):
     for sel in unfiltered(history):
         bots = tuple(r["bot_id"] for r in q.bot_games(q.seat_counts(sel)))[:5]
         drawn = q.rating_history(sel, bots, most=10**9)
-        with q.raw_rows():
-            assert drawn == q.rating_history(sel, bots, most=10**9), sel
+        every = q.rating_history(sel, bots)  # the raw rating changes, every game
+        assert [{c: r[c] for c in q.HISTORY_COLUMNS} for r in drawn] == every, sel
 
 
-def test_a_bot_filter_reads_the_raw_rows(history):
+def test_a_bot_filter_draws_the_bots_own_line_from_the_points(history):
     (bot,) = citadels_bots(1)
     sel = RatingsSelection("citadels", bot=bot)
     page = tables_ratings.ratings(sel)
-    assert page["rating_points"] == "games"
-    assert {r["games"] for r in page["rating_history"]} == {1}
+    assert page["rating_points"] == "runs"
+    assert {r["bot_id"] for r in page["rating_history"]} == {bot}
+    assert max(r["games"] for r in page["rating_history"]) > 1  # runs, not every game
+    assert_line_follows_the_games(RatingsSelection("citadels"), page["rating_history"])
 
 
 def test_a_deleted_game_leaves_the_totals_at_a_rebuild(history):

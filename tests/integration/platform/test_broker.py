@@ -46,6 +46,8 @@ def test_the_app_takes_its_options_from_the_celery_settings(settings):
     assert app.conf.task_default_queue == settings.CELERY_TASK_DEFAULT_QUEUE
     assert app.conf.broker_url == settings.CELERY_BROKER_URL
     assert app.conf.beat_schedule["sweep-games"]["task"] == "workers.sweep_games"
+    # the dashboards' totals are folded on the beat, never by a read
+    assert app.conf.beat_schedule["fold-totals"]["task"] == "workers.fold_totals"
     assert app.conf.beat_scheduler == "arena.outbox.beat:Scheduler"  # it also drains the outbox
 
 

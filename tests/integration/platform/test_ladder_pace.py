@@ -13,7 +13,7 @@ from django.utils import timezone
 from arena.bots.models import Bot
 from arena.bots.services import add_builtin_version
 from arena.ratings.models import Rating
-from arena.tournaments import ladders
+from arena.tournaments import house_ladders, ladders
 from arena.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ OPEN = ["queued", "running"]
 def ladder(toy_title, settings):
     settings.ARENA_LADDER_IN_FLIGHT = 4
     settings.ARENA_LADDER_IDLE_GAMES_PER_HOUR = 4  # one every 15 minutes
-    return ladders.ensure_standing_ladders(titles=["toy"], players=[2])[0]
+    return house_ladders.ensure_standing_ladders(titles=["toy"], players=[2])[0]
 
 
 def in_flight(ladder) -> int:
@@ -84,7 +84,7 @@ def test_a_new_version_or_a_challenge_brings_back_full_speed(ladder, settings):
     finish_in_flight(ladder)
     settle(ladder)
     assert top_up(ladder) == 0
-    house = ladders.house_user()
+    house = house_ladders.house_user()
     bots = list(Bot.objects.filter(owner=house, title="toy").order_by("id"))
     challenge = ladders.create_challenge(
         requester=house, ladder=ladder, bot=bots[0], opponents=[bots[1]], games=6

@@ -11,9 +11,10 @@ import pytest
 from arena.bots.models import Bot, BotVersion
 from arena.bots.services import upload_version
 from arena.games.models import Game, GameSeat
+from arena.ratings.lines import rating_lines
 from arena.ratings.models import Rating, TitleRating
 from arena.tournaments import house_ladders, ladders
-from arena.tournaments.leaderboard import leaderboard, rating_history
+from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.matchmaking import SEAT_TOLERANCE
 from arena.tournaments.models import Entrant, Tournament
 from tests.factories import make_user
@@ -103,7 +104,7 @@ def test_uploads_join_play_and_end_ordered_by_strength_and_a_new_version_takes_o
     assert rated_games(ladder, weak) >= 16  # its history stays
     board = leaderboard(ladder)
     assert weak not in [row.version for row in board]
-    history = rating_history(ladder, weak.bot)
+    history = rating_lines([weak.bot_id], tournament=ladder.pk, most=None)
     assert {p["version"] for p in history} == {1, 2}
     assert [p["new_version"] for p in history].count(True) == 2  # a marker at each version
     title = TitleRating.objects.get(bot=weak.bot, players=2)

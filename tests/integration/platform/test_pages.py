@@ -6,6 +6,7 @@ import engine
 from arena.games import services as games
 from arena.games.models import Game, GameSeat
 from arena.games.tasks import run_job
+from arena.ratings.models import Rating
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user, play_in_process
 
@@ -64,6 +65,9 @@ def test_a_bot_that_faults_in_many_games_is_flagged_on_its_page(client, played, 
         GameSeat.objects.create(
             game=g, seat=0, bot_version=version, status="faulted", fault_count=1
         )
+        # what rating the game writes: its game, faulted
+        Rating.objects.create(tournament=t, bot_version=version, mu=25, sigma=8, ordinal=1,
+                              games=1, faulted_games=1)  # fmt: skip
     page = client.get(f"/bots/{version.bot_id}/").content.decode()
     assert 'id="fault-flag"' in page and "faulted in 5 of its 7 games" in page
 

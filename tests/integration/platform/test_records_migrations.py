@@ -7,11 +7,11 @@ import pytest
 import engine
 from arena.games import services, totals
 from arena.games.models import AnalyticsFact, Game
+from arena.games.tasks import run_job
 from arena.tournaments import services as tournaments
 from engine.core import records
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.migrations import around, migrate, migrate_to_latest
-from workers.tasks import run_job
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,9 +25,7 @@ def folded_games():
     tournaments.start_tournament(tournament.pk)
     for game in Game.objects.filter(tournament=tournament).order_by("number")[:3]:
         job = services.claim_game(game.pk, worker="w")
-        played = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        played = run_job(job)
         services.store_game_result(job, played)
     stored = {g.pk: g.record for g in Game.objects.filter(status="finished")}
     assert len(stored) == 3 and AnalyticsFact.objects.exists()

@@ -1,4 +1,4 @@
-"""Fold every pending game into the dashboards' totals now, rather than at the next read."""
+"""Fold every pending game into the dashboards' totals now, rather than at the beat's next fold."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,7 +9,7 @@ class Command(BaseCommand):
     help = (
         "Fold every stored game not folded yet (and every rating change) into the "
         "dashboards' totals, a batch of games per transaction. Run it after a migration "
-        "that rebuilds the totals, so that the first dashboard read does not fold them all."
+        "that rebuilds the totals, rather than wait for the beat (workers.fold_totals) to."
     )
 
     def add_arguments(self, parser):

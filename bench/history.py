@@ -1,0 +1,332 @@
+"""Every page and API read over a long ladder history, at 10 k, 100 k and 1 M finished games:
+p95 and median uncached and cached, the store's cost per game, and the bytes per game.
+
+    .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 40] [--keep]
+
+Needs PostgreSQL on 127.0.0.1. For each size it makes the database
+``arena_history_bench_<games>`` (dropped first, and after the run unless ``--keep``) and
+fills it with ``bench/history_build.py``: one standing 4-seat ladder per title, 200 bot
+versions each, real played games' rows replicated with fresh ids in SQL, then folded into
+the totals (``arena.games.totals.fold_pending``) as the beat would.
+
+Reads go through Django's test client (the web pages and the API, anonymous but the staff
+queue) and the dashboards' pages with each filter. Uncached: the site's cache cleared
+before each request (PostgreSQL's own buffers stay warm); cached: the same request again.
+The store: ``--stores`` games of the Citadels ladder drawn by its matchmaking, played
+in-process and stored by ``store_game_result``, whose worker Python (``process_time``) and
+PostgreSQL backend CPU (/proc, 10 ms ticks) per game are printed, and their sum's ratio to
+the same at 10 k (kept in ``var/bench/history-10000.json`` by a 10 k run, so that
+``--games N`` compares with it). Bytes per game: every table's, its indexes' and TOAST's
+size (``pg_total_relation_size``) divided by the finished games. Its last line:
+
+    history: <games> games, <bytes> bytes/game, slowest read p95 <ms> ms (<read>), store <ratio>x of 10k
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = "postgres://postgres@127.0.0.1:5432"
+SIZES = (10_000, 100_000, 1_000_000)
+BASELINE = ROOT / "var" / "bench" / "history-10000.json"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, help="one size only (default: 10 k, 100 k, 1 M)")
+    parser.add_argument("--repeat", type=int, default=15, help="timings per read and way")
+    parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
+    parser.add_argument("--keep", action="store_true", help="keep the databases")
+    args = parser.parse_args()
+    sizes = (args.games,) if args.games else SIZES
+    summary = ""
+    for games in sizes:
+        summary = _one_size(games, args)
+    print(summary)
+    return 0
+
+
+def _one_size(games: int, args) -> str:
+    """Build, time, drop one size; its summary line."""
+    import subprocess
+
+    database = f"arena_history_bench_{games}"
+    out = Path(tempfile.mkdtemp(prefix="history-bench-")) / "result.json"
+    env = {
+        **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
+        "ARENA_LOG_LEVEL": "WARNING", "ARENA_VAR_DIR": str(out.parent / "var"),
+        "DJANGO_SETTINGS_MODULE": "arena.settings",
+    }  # fmt: skip
+    command = [sys.executable, __file__, "--child", str(games), str(args.repeat),
+               str(args.stores), str(out)]  # fmt: skip
+    try:
+        _fresh(database)
+        subprocess.run(command, env=env, check=True)
+    finally:
+        if not args.keep:
+            _drop(database)
+    result = json.loads(out.read_text())
+    return _report(games, result)
+
+
+def _fresh(database: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {database}")
+
+
+def _drop(database: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
+def _report(games: int, result: dict) -> str:
+    """Print one size's figures; its summary line."""
+    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else None
+    if games == 10_000:
+        BASELINE.parent.mkdir(parents=True, exist_ok=True)
+        BASELINE.write_text(json.dumps(result))
+        baseline = result
+    print(f"\n== {result['games']} finished games, load average {result['load']}  (built in {result['build_s']:.0f} s, "
+          f"folded in {result['fold_s']:.0f} s) ==")  # fmt: skip
+    print(f"{'read':44} {'uncached p95':>12} {'median':>8} {'cached p95':>11} {'median':>8}"
+          f" {'p95 / 10k':>9}")  # fmt: skip
+    slowest = ("", 0.0)
+    for name, t in result["reads"].items():
+        base = (baseline or {}).get("reads", {}).get(name)
+        ratio = f"{t['uncached_p95'] / base['uncached_p95']:.2f}x" if base else "-"
+        print(f"{name:44} {t['uncached_p95']:10.1f} ms {t['uncached_median']:6.1f} ms "
+              f"{t['cached_p95']:9.1f} ms {t['cached_median']:6.1f} ms {ratio:>9}")  # fmt: skip
+        if t["uncached_p95"] > slowest[1]:
+            slowest = (name, t["uncached_p95"])
+    store = result["store"]
+    per_game = store["python_ms"] + store["postgres_ms"]
+    base_store = (
+        baseline["store"]["python_ms"] + baseline["store"]["postgres_ms"] if baseline else 0
+    )
+    ratio = per_game / base_store if base_store else float("nan")
+    print(
+        f"store: {store['games']} games, worker Python {store['python_ms']:.2f} ms + "
+        f"PostgreSQL backend {store['postgres_ms']:.2f} ms per game ({ratio:.2f}x of 10k)"
+    )
+    print("bytes per game by table (tables, indexes, TOAST):")
+    for table, size in sorted(result["tables"].items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {table:40} {size / result['games']:9.0f}")
+    return (
+        f"history: {result['games']} games, {result['bytes_per_game']:.0f} bytes/game, slowest "
+        f"read p95 {slowest[1]:.1f} ms ({slowest[0]}), store {ratio:.2f}x of 10k"
+    )
+
+
+# -- the child process: one database, set up with Django ----------------------------------
+
+
+def _child(games: int, repeat: int, stores: int, out: Path) -> None:
+    sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from arena.games import totals
+    from bench.history_build import build_history
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    built = build_history(games, say=lambda line: print(line, flush=True))
+    build_s = time.perf_counter() - started
+    started = time.perf_counter()
+    totals.fold_pending(20_000)
+    fold_s = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    finished, tables, size = _sizes()
+    reads = _time_reads(built, repeat)
+    store = _time_store(built["ladders"]["citadels"], stores)
+    out.write_text(json.dumps({
+        "games": finished, "build_s": build_s, "fold_s": fold_s, "reads": reads,
+        "store": store, "tables": tables, "bytes_per_game": size / finished,
+        "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+    }))  # fmt: skip
+
+
+def _sizes() -> tuple[int, dict[str, int], int]:
+    """Finished games, each table's total size (indexes and TOAST included), the sum."""
+    from django.db import connection
+
+    from arena.games.models import Game
+
+    finished = Game.objects.filter(status=Game.Status.FINISHED).count()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relkind = 'r' AND n.nspname = 'public'"
+        )
+        tables = dict(cursor.fetchall())
+    return finished, tables, sum(tables.values())
+
+
+def _reads(built: dict) -> dict[str, str]:
+    """Each read by name: the URL it gets."""
+    from arena.bots.models import Bot, BotVersion
+    from arena.ratings.models import Rating
+
+    ladder = built["ladders"]["citadels"]
+    bot = Bot.objects.filter(name="history-citadels-7").get()
+    version = BotVersion.objects.filter(bot=bot).order_by("-number").first()
+    rating = Rating.objects.filter(tournament_id=ladder, bot_version=version).get()
+    return {
+        "ladder page": f"/ladders/{ladder}/",
+        "bot page": f"/bots/{bot.pk}/",
+        "staff queue page": "/staff/queue/",
+        "api ladder leaderboard": f"/api/v1/ladders/{ladder}/leaderboard/",
+        "api ladder history": f"/api/v1/ladders/{ladder}/history/{bot.pk}/",
+        "api ratings of the ladder": f"/api/v1/ratings/?tournament={ladder}",
+        "api rating history": f"/api/v1/ratings/{rating.pk}/history/",
+        "api games of the ladder": f"/api/v1/games/?tournament={ladder}",
+        "api games of a bot": f"/api/v1/games/?bot={bot.pk}",
+        "api games of a version": f"/api/v1/games/?version={version.pk}",
+        "api games csv of a bot": f"/api/v1/games/csv/?bot={bot.pk}",
+        "api standings": f"/api/v1/tournaments/{ladder}/standings/",
+        "api standings csv": f"/api/v1/tournaments/{ladder}/standings/csv/",
+        "api ladder challenges": f"/api/v1/ladders/{ladder}/challenges/",
+        "api ratings dashboard +bot": f"/api/v1/analytics/ratings/?title=citadels&bot={bot.pk}",
+    }
+
+
+def _dashboards(built: dict) -> dict[str, tuple[str, dict]]:
+    """Each dashboard read by name: the page and its filters (the page's queries are timed,
+    as bench/dashboards.py does, not the figures the page draws from them)."""
+    from arena.bots.models import Bot, BotVersion
+
+    ladder, praga = built["ladders"]["citadels"], built["ladders"]["praga"]
+    bot = Bot.objects.filter(name="history-citadels-7").get()
+    version = BotVersion.objects.filter(bot=bot).order_by("-number").first()
+    day = "2025-01-02"
+    return {
+        "seats dashboard": ("seats", {"title": "citadels"}),
+        "seats dashboard +bot": ("seats", {"title": "citadels", "bot": bot.pk}),
+        "characters dashboard +version": (
+            "characters",
+            {"title": "citadels", "bot_version": version.pk},
+        ),
+        "cranes dashboard +dates": ("cranes", {"title": "praga", "since": day, "until": day}),
+        "cranes dashboard +tournament": ("cranes", {"title": "praga", "tournament": praga}),
+        "ratings dashboard": ("ratings", {"title": "citadels"}),
+        "ratings dashboard +bot": ("ratings", {"title": "citadels", "bot": bot.pk}),
+        "ratings dashboard +version": ("ratings", {"title": "citadels", "bot_version": version.pk}),
+        "ratings dashboard +tournament +dates": (
+            "ratings",
+            {"title": "citadels", "tournament": ladder, "since": day, "until": day},
+        ),
+    }
+
+
+def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.test import Client
+
+    staff = get_user_model().objects.create_user("history-staff", is_staff=True)
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(staff)
+    from django.http import QueryDict
+
+    from dashboards import tables
+
+    reads = {name: (lambda url=url, name=name: _get(client, url, name))
+             for name, url in _reads(built).items()}  # fmt: skip
+    uncached_reads = {}
+    for name, (page, params) in _dashboards(built).items():
+        query = QueryDict(mutable=True)
+        query.update({k: str(v) for k, v in params.items()})
+        sel = tables.selection(page, query, None)
+        reads[name] = lambda page=page, sel=sel: tables.page(page, sel)
+        uncached_reads[name] = lambda page=page, sel=sel: tables.PAGES[page](sel)
+    found = {}
+    for name, read in reads.items():
+        uncached, cached = [], []
+        for _ in range(repeat):
+            cache.clear()
+            uncached.append(_ms(uncached_reads.get(name, read)))
+            read()  # fills the cache
+            cached.append(_ms(read))
+        found[name] = {
+            "uncached_p95": _p95(uncached), "uncached_median": statistics.median(uncached),
+            "cached_p95": _p95(cached), "cached_median": statistics.median(cached),
+        }  # fmt: skip
+    return found
+
+
+def _ms(read) -> float:
+    started = time.perf_counter()
+    read()
+    return 1000 * (time.perf_counter() - started)
+
+
+def _get(client, url: str, name: str) -> None:
+    response = client.get(url)
+    if getattr(response, "streaming", False):
+        b"".join(response.streaming_content)
+    if response.status_code != 200:
+        raise SystemExit(f"{name}: {url} answered {response.status_code}")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _time_store(ladder_id: int, stores: int) -> dict:
+    """Store ``stores`` of the ladder's own games (its matchmaking draws them); the worker's
+    Python and its PostgreSQL backend's CPU per store."""
+    from django.db import connection
+
+    from arena.games import services
+    from arena.games.models import Game
+    from arena.games.tasks import run_job
+    from arena.tournaments import ladders
+    from arena.tournaments.models import Tournament
+
+    def backend_s() -> float:
+        stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    ladders.top_up(Tournament.objects.get(pk=ladder_id))
+    queued = Game.objects.filter(tournament_id=ladder_id, status=Game.Status.QUEUED)
+    python_s = postgres_s = 0.0
+    stored = 0
+    while stored < stores and (game := queued.order_by("number").first()):
+        job = services.claim_game(game.pk, worker="bench")
+        played = run_job(job)
+        before_backend, before = backend_s(), time.process_time()
+        services.store_game_result(job, played)
+        python_s += time.process_time() - before
+        postgres_s += backend_s() - before_backend
+        stored += 1
+    return {
+        "games": stored, "python_ms": 1000 * python_s / max(stored, 1),
+        "postgres_ms": 1000 * postgres_s / max(stored, 1),
+    }  # fmt: skip
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
+    else:
+        sys.exit(main())

@@ -1,0 +1,199 @@
+"""Reads over a long ladder history answer what the raw rows say, from one reader of rating
+lines, and never write (the beat folds)."""
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import F, Max
+
+from arena.bots.models import Bot
+from arena.games import totals
+from arena.games.models import AnalyticsPending, Game
+from arena.ratings.lines import MOST_POINTS, rating_lines
+from arena.ratings.models import RatingChange
+from arena.tournaments.leaderboard import leaderboard
+from bench.history_build import VERSIONS
+from dashboards import queries_ratings, tables
+from dashboards.queries_ratings import RatingsSelection
+
+pytestmark = pytest.mark.django_db
+
+
+def ladder_of(long_history, title="citadels") -> int:
+    return long_history["ladders"][title]
+
+
+def changes_in_order(ladder: int, bot: Bot) -> list:
+    """The bot's rating changes on the ladder in the order their games finished (raw)."""
+    return list(
+        RatingChange.objects.filter(rating__tournament_id=ladder, rating__bot_version__bot=bot)
+        .order_by("game__finished_at", "game_id")
+        .values_list("game_id", "ordinal", "rating__bot_version__number")
+    )
+
+
+def test_a_line_is_the_rating_after_the_games_it_stands_for(long_history):
+    ladder = ladder_of(long_history)
+    bot = Bot.objects.get(name="history-citadels-3")
+    raw = changes_in_order(ladder, bot)
+    line = rating_lines([bot.pk], tournament=ladder, most=None)
+    assert line[-1]["game_index"] == len(raw)  # every rated game counted, the last drawn
+    for point in line:
+        game, ordinal, version = raw[point["game_index"] - 1]
+        assert (point["game_id"], point["version"]) == (game, version)
+        assert point["ordinal"] == pytest.approx(ordinal)
+    assert max(p["games"] for p in line) > 1  # points of runs, not of every game
+    assert [p["version"] for p in line if p["new_version"]] == list(range(1, VERSIONS + 1))
+
+
+def test_a_drawn_line_is_thinned_and_keeps_each_new_version(long_history):
+    ladder = ladder_of(long_history)
+    bot = Bot.objects.get(name="history-citadels-5")
+    full = rating_lines([bot.pk], tournament=ladder, most=None)
+    drawn = rating_lines([bot.pk], tournament=ladder, most=5)
+    assert len(drawn) < len(full)
+    assert drawn[-1] == full[-1]
+    assert [p["version"] for p in drawn if p["new_version"]] == list(range(1, VERSIONS + 1))
+
+
+def test_rating_changes_not_folded_yet_are_drawn(long_history):
+    ladder = ladder_of(long_history)
+    bot = Bot.objects.get(name="history-citadels-3")
+    before = rating_lines([bot.pk], tournament=ladder, most=None)
+    last = RatingChange.objects.filter(
+        rating__tournament_id=ladder, rating__bot_version__bot=bot
+    ).order_by("-game__finished_at", "-game_id")[0]
+    game = Game.objects.get(pk=last.game_id)
+    copy = RatingChange.objects.create(
+        rating=last.rating, game=_later_game(game), mu_before=last.mu, sigma_before=last.sigma,
+        mu=last.mu + 1, sigma=last.sigma, ordinal=last.ordinal + 1,
+    )  # fmt: skip
+    after = rating_lines([bot.pk], tournament=ladder, most=None)
+    assert after[-1]["game_index"] == before[-1]["game_index"] + 1
+    assert (after[-1]["game_id"], after[-1]["games"]) == (copy.game_id, 1)
+
+
+def _later_game(game: Game) -> Game:
+    """A finished game of the ladder after every other (a copy of ``game``)."""
+    latest = Game.objects.filter(tournament_id=game.tournament_id).aggregate(
+        number=Max("number"), at=Max("finished_at")
+    )
+    game.pk = None
+    game.number = latest["number"] + 1
+    game.finished_at = latest["at"]
+    game.save()
+    return game
+
+
+def test_the_leaderboard_shows_each_versions_last_rated_game(long_history):
+    ladder = ladder_of(long_history)
+    rows = leaderboard(Game.objects.get(tournament_id=ladder, number=1).tournament)
+    assert len(rows) == 50
+    last = dict(
+        RatingChange.objects.filter(rating__tournament_id=ladder)
+        .values_list("rating__bot_version_id")
+        .annotate(at=Max("game__finished_at"))
+    )
+    for row in rows:
+        assert row.last_game == last[row.version.pk]
+    ordinals = [row.rating.ordinal for row in rows]
+    assert ordinals == sorted(ordinals, reverse=True)
+
+
+def test_one_reader_draws_the_same_line_on_every_page(long_history, client):
+    """The ladder page, its API, the bot page and the ratings dashboard draw the same
+    points of a bot's ladder rating."""
+    ladder = ladder_of(long_history)
+    page = client.get(f"/ladders/{ladder}/")
+    assert page.status_code == 200
+    top = page.context["rows"][0].bot
+    (trace,) = [t for t in page.context["chart"]["data"] if t["name"] == top.name]
+    line = rating_lines([top.pk], tournament=ladder)
+    assert trace["x"] == [p["game_index"] for p in line]
+    assert len(line) <= MOST_POINTS + VERSIONS + 1
+    points, url = [], f"/api/v1/ladders/{ladder}/history/{top.pk}/?page_size=200"
+    while url:
+        body = client.get(url).json()
+        points += body["results"]
+        url = body["next"]
+    assert [p["game_index"] for p in points] == trace["x"]
+    sel = RatingsSelection("citadels", tournament=ladder, bots=(top.pk,))
+    drawn = queries_ratings.rating_history(sel, (top.pk,), most=MOST_POINTS)
+    assert [p["game_id"] for p in drawn] == [p["game_id"] for p in line]
+    bot_page = client.get(f"/bots/{top.pk}/")
+    (chart,) = [c for c in bot_page.context["charts"] if c.key == "bot-rating"]
+    assert chart.games == line[-1]["game_index"]  # the bot plays on this ladder only
+
+
+READS = [
+    "/ladders/{ladder}/",
+    "/bots/{bot}/",
+    "/api/v1/ladders/{ladder}/leaderboard/",
+    "/api/v1/ladders/{ladder}/history/{bot}/",
+    "/api/v1/ladders/{ladder}/challenges/",
+    "/dashboards/seats/?title=citadels&bot={bot}",
+    "/dashboards/characters/?title=citadels&tournament={ladder}",
+    "/dashboards/ratings/?title=citadels",
+    "/dashboards/ratings/?title=citadels&bot={bot}",
+    "/api/v1/analytics/ratings/?title=citadels&since=2025-01-01&until=2025-01-02",
+]
+
+
+def test_reads_never_write_even_with_games_waiting_to_be_folded(long_history, client):
+    """Every game pending again (as after a migration that redefines the totals): each read
+    answers inside a read-only transaction, so none folds; the beat's task folds them."""
+    ladder = ladder_of(long_history)
+    bot = Bot.objects.get(name="history-citadels-3")
+    totals.unfold_all()
+    pending = AnalyticsPending.objects.count()
+    assert pending >= 3000
+    for url in READS:
+        url = url.format(ladder=ladder, bot=bot.pk)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL transaction_read_only = on")
+            response = client.get(url)
+            assert response.status_code == 200, url
+            transaction.set_rollback(True)  # back to read-write
+    assert AnalyticsPending.objects.count() == pending
+    from arena.games.tasks import fold_totals
+
+    fold_totals()
+    assert not AnalyticsPending.objects.exists()
+    seats = tables.page("seats", tables.selection("seats", _query(), None))
+    finished = Game.objects.filter(status="finished", tournament__title="citadels").count()
+    assert seats["games"] == finished
+
+
+def _query():
+    from django.http import QueryDict
+
+    return QueryDict("title=citadels")
+
+
+def test_the_history_is_shaped_as_the_store_writes_it(long_history):
+    """A rating change per seat of every copied game, each of the seated version's rating."""
+    ladder = ladder_of(long_history)
+    games = Game.objects.filter(tournament_id=ladder)
+    assert RatingChange.objects.filter(rating__tournament_id=ladder).count() == 4 * games.count()
+    mismatched = RatingChange.objects.filter(rating__tournament_id=ladder).exclude(
+        game__seats__bot_version=F("rating__bot_version")
+    )
+    assert not mismatched.exists()
+
+
+def test_the_queue_counts_a_ladders_finished_games_without_walking_them(long_history, client):
+    from django.contrib.auth import get_user_model
+
+    ladder = ladder_of(long_history)
+    staff = get_user_model().objects.create_user("staff-history", is_staff=True)
+    client.force_login(staff)
+    body = client.get("/api/v1/queue/").json()
+    (row,) = [t for t in body["tournaments"] if t["id"] == ladder]
+    assert row["finished"] == Game.objects.filter(tournament_id=ladder, status="finished").count()
+
+
+def test_a_ladders_progress_counts_its_finished_games(long_history, client):
+    ladder = ladder_of(long_history)
+    body = client.get(f"/api/v1/tournaments/{ladder}/progress/").json()
+    finished = Game.objects.filter(tournament_id=ladder, status="finished").count()
+    assert body["finished"] == finished == body["done"]
