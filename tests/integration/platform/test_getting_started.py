@@ -119,3 +119,26 @@ def test_a_downloaded_kit_uploads_as_it_is_and_passes_the_smoke_game(
     version = upload_and_validate(bot, f"{name}.zip", data)
     assert version.status == BotVersion.Status.READY, (version.reason, version.validation_stderr)
     assert "game over, my rank:" in version.validation_stderr
+
+
+SINGLE_FILE_KITS = [n for n in KIT_NAMES if not (KITS / n / "Makefile").exists()]
+
+
+@pytest.mark.parametrize("name", SINGLE_FILE_KITS)
+def test_a_kits_bot_file_uploaded_on_its_own_passes_the_smoke_game_as_its_readme_says(
+    client, sandbox_cache, name
+):
+    # issue 29: the kits say "a single bot.py also works"; the file alone used to die on
+    # FileNotFoundError '/bot/cards.json' in the smoke game
+    manifest = json.loads((KITS / name / "bot.json").read_text())
+    entry = manifest["entry"]
+    with zipfile.ZipFile(
+        io.BytesIO(client.get(f"/getting-started/kits/{name}.zip").content)
+    ) as kit:
+        data = kit.read(f"{name}/{entry}")
+    assert f"A single `{entry}` also works" in (KITS / name / "README.md").read_text()
+    bot = make_bot(make_user("single-file"), title=manifest["title"], name="alone")
+    version = upload_and_validate(bot, entry, data)
+    assert version.status == BotVersion.Status.READY, (version.reason, version.validation_stderr)
+    assert "beside " + entry in version.validation_stderr  # it says what it plays without
+    assert "game over, my rank:" in version.validation_stderr
