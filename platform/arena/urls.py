@@ -15,6 +15,7 @@ urlpatterns = [
     path("getting-started/", web.getting_started, name="getting-started"),
     path("getting-started/kits/<str:name>.zip", web.starter_kit_download, name="starter-kit"),
     path("getting-started/docs/<str:name>.md", web.bot_doc, name="bot-doc"),
+    path("getting-started/<str:stem>.whl", web.arena_wheel, name="arena-wheel"),
     path("signup/", players.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
