@@ -48,8 +48,15 @@ def arena_venv(outside):
     ).stdout.strip()  # fmt: skip
     venv = outside / "venv"
     subprocess.run(["python3.11", "-m", "venv", str(venv)], check=True)
+    deps = outside / "deps"  # what the wheel requires (openskill), fetched once by name
     subprocess.run(
-        [venv / "bin/pip", "install", "--quiet", "--no-index", built], check=True, cwd=outside
+        [venv / "bin/pip", "download", "--quiet", "--no-deps", "-d", deps, "openskill>=6.2,<7"],
+        check=True,
+    )
+    subprocess.run(
+        [venv / "bin/pip", "install", "--quiet", "--no-index", "--find-links", deps, built],
+        check=True,
+        cwd=outside,
     )
     return venv
 
@@ -112,6 +119,25 @@ def test_the_installed_wheel_plays_a_kit_outside_the_checkout_in_the_sandbox(
         cwd=folder, capture_output=True, text=True, check=True, env=person_env(outside),
     ).stdout  # fmt: skip
     assert where.startswith(str(arena_venv))  # the wheel's engine, not the checkout's
+
+
+def test_the_installed_wheel_runs_a_round_robin_of_local_bots_with_a_leaderboard(
+    client, arena_venv, outside
+):
+    for kit in ("citadels-python", "citadels-js"):
+        zipped = client.get(f"/getting-started/kits/{kit}.zip").content
+        unzip_kit(zipped, outside / "league", kit)
+    played = subprocess.run(
+        [arena_venv / "bin/python", "-m", "workers.play", "--title", "citadels", "--round-robin",
+         "citadels-python,citadels-js,builder", "--players", "3", "--games", "2", "--no-progress"],
+        cwd=outside / "league", capture_output=True, text=True, env=person_env(outside),
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    board = played.stdout[played.stdout.index("leaderboard") :].splitlines()
+    assert "μ − 3σ" in board[1] and "fault rate" in board[1]
+    assert {line.split()[1] for line in board[3:]} == {
+        "citadels-python#1", "citadels-js#2", "builder",
+    }  # fmt: skip
 
 
 def test_without_bubblewrap_the_installed_runner_says_so_and_plays_unsandboxed_on_request(
