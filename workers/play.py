@@ -32,6 +32,7 @@ from .leaderboard import Leaderboard
 from .limits import DEFAULT_LIMITS, Limits
 from .manifest import BotSpecError, load_bot
 from .match import MatchResult, SeatSpec, run_match
+from .positions import PositionUnusable, ask_bot, read_position
 from .sandbox import SandboxError, check_backend
 
 
@@ -40,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m workers.play",
         description="Play local games between your bot and others, sandboxed like the servers.",
     )
-    parser.add_argument("--title", required=True, help="citadels or praga")
+    parser.add_argument("--title", help="citadels or praga (a --position names its own)")
     parser.add_argument("--bot", help="your bot: a directory with bot.json or a .py")
     parser.add_argument("--vs", help="opponents: built-in names or bot paths, comma-separated")
     parser.add_argument(
@@ -50,6 +51,18 @@ def _parser() -> argparse.ArgumentParser:
         "play each other in groups of --players; prints a leaderboard",
     )
     parser.add_argument("--players", type=int, help="seats per game of a --round-robin")
+    parser.add_argument(
+        "--position",
+        metavar="FILE",
+        help="ask --bot the decision of this position (python -m engine position) and print its "
+        "answer beside the game's; --vs then names built-in bots for the other seats",
+    )
+    parser.add_argument(
+        "--continue",
+        dest="play_on",
+        action="store_true",
+        help="with --position: play the game on to its end",
+    )
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--out", help="directory for replays and stderr logs")
@@ -108,6 +121,8 @@ class BotTally(Tally):
 def main(argv: list[str] | None = None) -> int:
     try:
         plan = _plan(argv)
+        if plan.get("position"):
+            return _ask(plan)
     except UsageError as err:
         print(f"workers.play: error: {err}", file=sys.stderr)
         return 2
@@ -149,8 +164,54 @@ def _play(plan: dict) -> int:
     return 0
 
 
+def _ask(plan: dict) -> int:
+    """Ask the bot the position's decision (``workers/positions.py``) and print the answer."""
+    try:
+        asked = ask_bot(
+            plan["title"], plan["position"], plan["bot"], vs=plan["vs"], limits=plan["limits"],
+            sandbox=plan["sandbox"], play_on=plan["play_on"],
+        )  # fmt: skip
+    except engine.ConfigError as err:  # PositionRefused: another title, rules or format
+        raise UsageError(str(err)) from None
+    print(asked.report())
+    return 0
+
+
+def _position_plan(args) -> dict:
+    try:
+        title, data = read_position(args.position)
+    except PositionUnusable as err:
+        raise UsageError(str(err)) from None
+    if args.title and args.title != title.id:
+        raise UsageError(f"--title {args.title} but the position is of {title.id}")
+    if not args.bot:
+        raise UsageError("--position needs --bot: the bot to ask")
+    vs = [n.strip() for n in (args.vs or "random").split(",")]
+    for name in vs:
+        if name not in engine.bots(title.id):
+            raise UsageError(
+                f"with --position, --vs names built-in bots of {title.id} "
+                f"({', '.join(engine.bots(title.id))}), not {name!r}"
+            )
+    sandbox = "none" if args.no_sandbox else os.environ.get("ARENA_SANDBOX", "bwrap")
+    try:
+        check_backend(sandbox)
+        limits = Limits.from_env()
+    except (SandboxError, ValueError) as err:
+        raise UsageError(str(err)) from None
+    _seat(args.bot, title.id, "you", must_be_path=True)
+    return {"title": title, "position": data, "bot": args.bot, "vs": vs, "limits": limits,
+            "sandbox": sandbox, "play_on": args.play_on}  # fmt: skip
+
+
 def _plan(argv) -> dict:
     args = _parser().parse_args(argv)
+    if args.position:
+        return _position_plan(args)
+    if args.play_on:
+        raise UsageError("--continue goes with --position")
+    if not args.title:
+        raise UsageError("--title is needed (citadels or praga)")
     try:
         title = engine.title(args.title)
     except engine.ConfigError as err:

@@ -37,6 +37,7 @@ WORKERS_MODULES = (
     "limits",
     "manifest",
     "leaderboard",
+    "positions",
     "warm_start",
     "zygote",
 )
