@@ -93,7 +93,8 @@ var MeepleViewer = (function () {
   var DECISION_BOX = "<div class='mv-decision'><div class='mv-who'></div>" +
     "<ol class='mv-options' start='0'></ol>" +
     "<div class='mv-hidden'>Options hidden from this perspective.</div>" +
-    "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div></div>";
+    "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div>" +
+    "<div class='mv-note' hidden></div></div>";
 
   function showDecision(box, frame, ctx) {
     var d = frame.decision, q = function (sel) { return box.querySelector(sel); };
@@ -118,6 +119,11 @@ var MeepleViewer = (function () {
     var line = q(".mv-chosen-line"), chosen = d && !d.options && d.chosen_label;
     line.hidden = !chosen;
     if (chosen && line.textContent !== "Chosen: " + chosen) line.textContent = "Chosen: " + chosen;
+    // the bot's own log line with this answer (act's "log"): in the data for its owner only
+    var notes = d && (ctx.data.decision_logs || {})[String(d.seat)];
+    var note = notes && notes[String(ctx.index + 1)], noteBox = q(".mv-note");
+    noteBox.hidden = !note;
+    if (note && noteBox.textContent !== "Your bot's note: " + note) noteBox.textContent = "Your bot's note: " + note;
   }
 
   function Viewer(root, data, options) {

@@ -204,13 +204,14 @@ class SeatResult:
     details: dict
     stderr: str
     rating_rank: int | None = None
+    decision_logs: dict | None = None
 
     def row(self, game_id: int) -> list:
         """Its values in ``statements.SEAT_COLUMNS`` order."""
         return [
             game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
             self.winner, self.status, len(self.faults), to_json(self.faults),
-            to_json(self.details), self.stderr,
+            to_json(self.details), self.stderr, to_json(self.decision_logs or {}),
         ]  # fmt: skip
 
 
@@ -231,6 +232,7 @@ def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
     faults = played.faults or [[] for _ in range(n)]
     statuses = played.seat_status or [GameSeat.Status.OK] * n
     stderr = played.stderr or [""] * n
+    logs = played.decision_logs or [{} for _ in range(n)]
     cap = settings.ARENA_BOT_LIMITS.stderr_bytes
     seats = []
     for i, version in enumerate(job.seat_versions):
@@ -250,6 +252,7 @@ def _result_seats(job: MatchJob, played: MatchResult) -> list[SeatResult]:
                 faults=seat_faults,
                 details=details[i] or {},
                 stderr=text[-cap:] if cap else "",
+                decision_logs=logs[i] or {},
             )
         )
     for seat, rank in zip(seats, rating_ranks(seats), strict=True):

@@ -42,6 +42,9 @@ def store_finished_game(title: str, alice, bob) -> Game:
     applied = engine.title(title).replay(outcome.record).record()["actions"][2]
     outcome.faults[0] = [dict(FAULT, applied=applied)]
     outcome.stderr = [f"log of seat {i}" for i in range(SEATS[title])]
+    outcome.decision_logs = [
+        {str(d): f"seat {i} reasons at {d}" for d in range(1, 300)} for i in range(SEATS[title])
+    ]
     games.store_game_result(job, outcome)
     game.refresh_from_db()
     return game
@@ -88,6 +91,25 @@ def test_a_seats_owner_gets_what_the_bot_was_sent_and_its_fault_details(client, 
     assert "played instead" in fault["text"]
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f"/games/{game.pk}/seats/0/stderr.txt" in page.split('id="viewer-data"')[1]
+
+
+def _page_data(client, game) -> dict:
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    return json.loads(
+        page.split('id="viewer-data" type="application/json">')[1].split("</script>")[0]
+    )
+
+
+def test_a_bots_decision_logs_are_shown_to_its_owner_and_hidden_from_others(client, game, people):
+    alice, bob, charlie = people
+    assert _page_data(client, game)["decision_logs"] == {}
+    client.force_login(charlie)
+    assert _page_data(client, game)["decision_logs"] == {}
+    client.force_login(alice)
+    shown = _page_data(client, game)["decision_logs"]
+    assert list(shown) == ["0"] and shown["0"]["3"] == "seat 0 reasons at 3"
+    client.force_login(bob)
+    assert "0" not in _page_data(client, game)["decision_logs"]
 
 
 def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game, people):
