@@ -65,6 +65,7 @@ bench: setup
 	$(PY) bench/platform_path.py
 	$(PY) bench/scale.py
 	$(PY) bench/ladder.py
+	$(PY) bench/local_arena.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis dist

@@ -55,6 +55,7 @@ urlpatterns = [
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),
+    path("games/<int:game_id>/position.json", games.game_position, name="game-position"),
     path("games/viewer/<str:name>", games.viewer_asset, name="viewer-asset"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
     path("staff/queue/", games.queue_page, name="queue"),

@@ -116,6 +116,8 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     page.goto(url + "#d137")
     page.wait_for_selector(".mv-position")
     assert page.inner_text(".mv-position") == f"Decision 137 of {total}"
+    href = page.get_attribute(".mv-download-position", "href")
+    assert href == f"/games/{game.pk}/position.json?at=137"
     state, action = steps[136]
     _check_drawn_state(page, state)
     marks = page.inner_text(".mv-marklist")

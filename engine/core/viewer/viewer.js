@@ -164,7 +164,8 @@ var MeepleViewer = (function () {
       "<label>speed <select class='mv-speed'><option value='1'>1/s</option><option value='3' selected>3/s</option>" +
       "<option value='10'>10/s</option><option value='30'>30/s</option></select></label>" +
       "<label>view " + select + "</label>" +
-      "<span class='mv-position' aria-live='polite'></span></div>" +
+      "<span class='mv-position' aria-live='polite'></span>" +
+      " <a class='mv-download-position' hidden>download this position</a></div>" +
       "<div class='mv-timeline'><input type='range' class='mv-scrub' min='0' value='0' aria-label='Timeline'>" +
       "<div class='mv-marks'></div></div>" +
       "<div class='mv-message' role='status'></div>" +
@@ -289,6 +290,10 @@ var MeepleViewer = (function () {
     var total = this.frames.length - 1;
     this.q(".mv-position").textContent = index === total ?
       "End of the game (" + total + " decisions)" : "Decision " + (index + 1) + " of " + total;
+    // a finished game's page offers the whole position before this decision (docs/positions.md)
+    var download = this.q(".mv-download-position"), at = this.data.position_url;
+    download.hidden = !at || index === total;
+    if (at && index < total) download.setAttribute("href", at + "?at=" + (index + 1));
     this.root.setAttribute("data-frame", String(index));
     this.address("#d" + (index + 1));
   };

@@ -112,6 +112,30 @@ def test_a_bots_decision_logs_are_shown_to_its_owner_and_hidden_from_others(clie
     assert "0" not in _page_data(client, game)["decision_logs"]
 
 
+def test_anyone_downloads_the_whole_position_before_a_decision_of_a_finished_game(client, game):
+    title = engine.title(game.tournament.title)
+    assert _page_data(client, game)["position_url"] == f"/games/{game.pk}/position.json"
+    answer = client.get(f"/games/{game.pk}/position.json", {"at": 5})
+    assert answer.status_code == 200 and "attachment" in answer["Content-Disposition"]
+    position = answer.json()
+    assert position["decision"] == 5 and position["played"] == game.record["actions"][4]
+    loaded = title.load_position(position)
+    replayed = title.replay(game.record)
+    for action in game.record["actions"][4:]:
+        loaded.apply(action)
+    assert loaded.result() == replayed.result()
+    last = len(game.record["actions"])
+    assert client.get(f"/games/{game.pk}/position.json", {"at": "x"}).status_code == 400
+    beyond = client.get(f"/games/{game.pk}/position.json", {"at": last + 1})
+    assert beyond.status_code == 400 and f"decisions 1 to {last}" in beyond.json()["error"]
+
+
+def test_a_running_games_position_is_not_offered(client, game):
+    Game.objects.filter(pk=game.pk).update(status="running")
+    answer = client.get(f"/games/{game.pk}/position.json", {"at": 1})
+    assert answer.status_code == 409 and "finished" in answer.json()["error"]
+
+
 def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game, people):
     answer = client.get(f"/games/{game.pk}/view.json", {"perspective": 0})
     assert answer.status_code == 403 and "owner" in answer.json()["error"]
