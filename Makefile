@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench setup sandbox-deps browser-deps test-deps clean
+.PHONY: demo test lint format bench wheel setup sandbox-deps browser-deps test-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -46,6 +46,11 @@ demo: setup sandbox-deps
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q
 
+# The local arena (engine, bot protocol, sandbox, local runner) as a wheel in dist/, versioned
+# as the engine; the site serves the same wheel on Getting started (workers/wheel.py).
+wheel:
+	$(PYTHON) -m workers.wheel --out dist
+
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -60,6 +65,7 @@ bench: setup
 	$(PY) bench/platform_path.py
 	$(PY) bench/scale.py
 	$(PY) bench/ladder.py
+	$(PY) bench/local_arena.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis dist

@@ -23,6 +23,7 @@ import engine
 from engine.core import signatures
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 from engine.core.rng import derive_seed
+from engine.position_cli import add_position_command
 from engine.viewer_cli import add_view_command
 
 
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--games", type=_positive_int, default=200)
     demo.set_defaults(run=_demo)
     add_view_command(commands)
+    add_position_command(commands)
     return parser
 
 

@@ -29,7 +29,7 @@ def add_view_command(commands) -> None:
 
 def run_view(args) -> int:
     try:
-        game = _read(args.record)
+        game = read_record(args.record)
         path = write_game_html(game, args.out)
     except ViewError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -44,7 +44,8 @@ def run_view(args) -> int:
     return 0
 
 
-def _read(name: str) -> dict:
+def read_record(name: str) -> dict:
+    """The record (or game holding one) in the file ``name``; ViewError says what is wrong."""
     try:
         text = Path(name).read_text(encoding="utf-8")
     except OSError as err:

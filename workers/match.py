@@ -34,6 +34,7 @@ from .protocol import (
     ProtocolError,
     ReplyTimeout,
     StderrLog,
+    act_log,
     decide_message,
     end_message,
     fallback_index,
@@ -81,6 +82,8 @@ class MatchResult:
     #: Wall time of the whole match, from starting the bots to their exit.
     match_ms: int | None = None
     analytics: list[list] = field(default_factory=list)  # the title's facts, as rows
+    # per seat: decision id (as text, JSON's keys) -> the log line the bot sent with its answer
+    decision_logs: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-able data (the form stored and written by the local runner).
@@ -131,6 +134,7 @@ class _Seat:
         self.max_ms = 0.0
         self.startup_ms: float | None = None
         self.stderr = StderrLog(limits.stderr_bytes)
+        self.logs: dict[int, str] = {}  # decision id -> the bot's log line with its answer
 
     @property
     def active(self) -> bool:
@@ -251,7 +255,9 @@ class _ProcessSeat(_Seat):
         self.channel.write_now()
         self.resume()
         try:
-            choice = self._read_act(decision_id, deadline)
+            choice, note = self._read_act(decision_id, deadline)
+            if note is not None:
+                self.logs[decision_id] = note
             index = resolve_choice(choice, options)
         except ReplyTimeout:
             self.bank_ms = 0.0
@@ -276,7 +282,7 @@ class _ProcessSeat(_Seat):
             message = self._received(line)
             if message.get("type") == "act" and message.get("id") in self.stale:
                 continue  # a late answer to a decision already settled: dropped
-            return parse_act(message, decision_id)
+            return parse_act(message, decision_id), act_log(message)
 
     def _charge(self, elapsed_s: float) -> None:
         elapsed_ms = elapsed_s * 1000
@@ -493,6 +499,7 @@ class Match:
             limits=self.limits.to_json(),
             warnings=self.warnings,
             analytics=fact_rows(self.title, self.state),
+            decision_logs=[{str(k): v for k, v in s.logs.items()} for s in self.seats],
         )
 
 

@@ -2,9 +2,13 @@
 
     python -m workers.play --title citadels --bot starter-kits/citadels-python \\
         --vs random,random,random --games 20 --seed 1 --out out/
+    python -m workers.play --title praga --round-robin mine/,theirs/,builder,climber \\
+        --players 3 --games 24
 
 Your bot changes seat every game (game i puts it at seat i mod players), so no seat favours
-it. ``--vs`` takes built-in bot names or paths to other bots. ``--out`` receives, per game,
+it. ``--round-robin`` plays every group of ``--players`` of the bots named in turn (each group
+in every seat order over the games) and prints a leaderboard in the ladders' format
+(``workers/leaderboard.py``). ``--vs`` takes built-in bot names or paths to other bots. ``--out`` receives, per game,
 the replay record with faults and timings (``game-0001.json``) and each bot process's stderr
 (``game-0001-seat2.stderr.txt``), and ``game-0001.html``, the game's viewer (docs/viewer.md),
 which opens with no network. Bad arguments print one line and exit with status 2.
@@ -13,6 +17,7 @@ which opens with no network. Bad arguments print one line and exit with status 2
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -23,9 +28,11 @@ import engine
 from engine.core.commandline import Parser, Progress, Tally, UsageError, parse_options, table
 from engine.core.view import has_viewer, write_game_html
 
+from .leaderboard import Leaderboard
 from .limits import DEFAULT_LIMITS, Limits
 from .manifest import BotSpecError, load_bot
 from .match import MatchResult, SeatSpec, run_match
+from .positions import PositionUnusable, ask_bot, read_position
 from .sandbox import SandboxError, check_backend
 
 
@@ -34,10 +41,27 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m workers.play",
         description="Play local games between your bot and others, sandboxed like the servers.",
     )
-    parser.add_argument("--title", required=True, help="citadels or praga")
-    parser.add_argument("--bot", required=True, help="your bot: a directory with bot.json or a .py")
+    parser.add_argument("--title", help="citadels or praga (a --position names its own)")
+    parser.add_argument("--bot", help="your bot: a directory with bot.json or a .py")
+    parser.add_argument("--vs", help="opponents: built-in names or bot paths, comma-separated")
     parser.add_argument(
-        "--vs", required=True, help="opponents: built-in names or bot paths, comma-separated"
+        "--round-robin",
+        metavar="BOTS",
+        help="instead of --bot and --vs: bot paths or built-in names, comma-separated, that "
+        "play each other in groups of --players; prints a leaderboard",
+    )
+    parser.add_argument("--players", type=int, help="seats per game of a --round-robin")
+    parser.add_argument(
+        "--position",
+        metavar="FILE",
+        help="ask --bot the decision of this position (python -m engine position) and print its "
+        "answer beside the game's; --vs then names built-in bots for the other seats",
+    )
+    parser.add_argument(
+        "--continue",
+        dest="play_on",
+        action="store_true",
+        help="with --position: play the game on to its end",
     )
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
@@ -97,6 +121,8 @@ class BotTally(Tally):
 def main(argv: list[str] | None = None) -> int:
     try:
         plan = _plan(argv)
+        if plan.get("position"):
+            return _ask(plan)
     except UsageError as err:
         print(f"workers.play: error: {err}", file=sys.stderr)
         return 2
@@ -110,11 +136,10 @@ def main(argv: list[str] | None = None) -> int:
 def _play(plan: dict) -> int:
     tallies: dict[str, BotTally] = {}
     participants = plan["participants"]
-    players = len(participants)
+    board = Leaderboard() if plan["round_robin"] else None
     progress = Progress(plan["games"], quiet=not plan["progress"])
     for game in range(plan["games"]):
-        shift = game % players
-        order = participants[-shift:] + participants[:-shift] if shift else list(participants)
+        order = _lineup(participants, plan["players"], game)
         outcome = run_match(
             plan["title"],
             [spec for _, spec in order],
@@ -125,17 +150,68 @@ def _play(plan: dict) -> int:
         )
         for seat, (label, _) in enumerate(order):
             tallies.setdefault(label, BotTally(label)).add_match(outcome, seat)
+        if board is not None:
+            clean = [status == "ok" for status in outcome.seat_status]
+            board.add_game([label for label, _ in order], outcome.result["ranks"], clean)
         if plan["out"]:
             _write_game(plan["out"], game + 1, plan["seed"] + game, outcome)
         progress(game + 1)
-    print(_table([tallies[label] for label, _ in _unique(participants)]))
+    print(_table([tallies[label] for label, _ in _unique(participants) if label in tallies]))
+    if board is not None:
+        print(f"\nleaderboard (as the ladders rank: OpenSkill μ − 3σ)\n{board.render()}")
     if plan["out"]:
         print(f"replays and stderr logs in {plan['out']}")
     return 0
 
 
+def _ask(plan: dict) -> int:
+    """Ask the bot the position's decision (``workers/positions.py``) and print the answer."""
+    try:
+        asked = ask_bot(
+            plan["title"], plan["position"], plan["bot"], vs=plan["vs"], limits=plan["limits"],
+            sandbox=plan["sandbox"], play_on=plan["play_on"],
+        )  # fmt: skip
+    except engine.ConfigError as err:  # PositionRefused: another title, rules or format
+        raise UsageError(str(err)) from None
+    print(asked.report())
+    return 0
+
+
+def _position_plan(args) -> dict:
+    try:
+        title, data = read_position(args.position)
+    except PositionUnusable as err:
+        raise UsageError(str(err)) from None
+    if args.title and args.title != title.id:
+        raise UsageError(f"--title {args.title} but the position is of {title.id}")
+    if not args.bot:
+        raise UsageError("--position needs --bot: the bot to ask")
+    vs = [n.strip() for n in (args.vs or "random").split(",")]
+    for name in vs:
+        if name not in engine.bots(title.id):
+            raise UsageError(
+                f"with --position, --vs names built-in bots of {title.id} "
+                f"({', '.join(engine.bots(title.id))}), not {name!r}"
+            )
+    sandbox = "none" if args.no_sandbox else os.environ.get("ARENA_SANDBOX", "bwrap")
+    try:
+        check_backend(sandbox)
+        limits = Limits.from_env()
+    except (SandboxError, ValueError) as err:
+        raise UsageError(str(err)) from None
+    _seat(args.bot, title.id, "you", must_be_path=True)
+    return {"title": title, "position": data, "bot": args.bot, "vs": vs, "limits": limits,
+            "sandbox": sandbox, "play_on": args.play_on}  # fmt: skip
+
+
 def _plan(argv) -> dict:
     args = _parser().parse_args(argv)
+    if args.position:
+        return _position_plan(args)
+    if args.play_on:
+        raise UsageError("--continue goes with --position")
+    if not args.title:
+        raise UsageError("--title is needed (citadels or praga)")
     try:
         title = engine.title(args.title)
     except engine.ConfigError as err:
@@ -145,17 +221,28 @@ def _plan(argv) -> dict:
     if args.seed < 0:
         raise UsageError("--seed must not be negative")
     sandbox = "none" if args.no_sandbox else os.environ.get("ARENA_SANDBOX", "bwrap")
-    participants = [("you", _seat(args.bot, title.id, "you", must_be_path=True))]
-    for position, name in enumerate(n.strip() for n in args.vs.split(",")):
-        if not name:
-            raise UsageError("--vs has an empty name")
-        label = name if not _looks_like_path(name) else f"{Path(name).name}#{position + 1}"
-        participants.append((label, _seat(name, title.id, label)))
-    players = len(participants)
+    if args.round_robin:
+        if args.bot or args.vs:
+            raise UsageError("--round-robin names every bot: leave out --bot and --vs")
+        participants = _participants(args.round_robin, title.id, "--round-robin")
+        labels = [label for label, _ in participants]
+        twice = sorted({x for x in labels if labels.count(x) > 1})
+        if twice:
+            raise UsageError(f"--round-robin names each bot once; twice: {', '.join(twice)}")
+        players = args.players or min(len(participants), title.max_players)
+        if len(participants) < players:
+            raise UsageError(f"--round-robin names {len(participants)} bots for {players} seats")
+        given = f"--players gives {players}"
+    else:
+        if not (args.bot and args.vs):
+            raise UsageError("give --bot and --vs (or --round-robin)")
+        participants = [("you", _seat(args.bot, title.id, "you", must_be_path=True))]
+        participants += _participants(args.vs, title.id, "--vs")
+        players = len(participants)
+        given = f"--bot and --vs give {players}"
     if not title.min_players <= players <= title.max_players:
         raise UsageError(
-            f"{title.name} needs {title.min_players} to {title.max_players} players; "
-            f"--bot and --vs give {players}"
+            f"{title.name} needs {title.min_players} to {title.max_players} players; {given}"
         )
     options = parse_options(args.option)
     try:
@@ -177,6 +264,8 @@ def _plan(argv) -> dict:
     return {
         "title": title.id,
         "participants": participants,
+        "players": players,
+        "round_robin": bool(args.round_robin),
         "games": args.games,
         "seed": args.seed,
         "options": options,
@@ -185,6 +274,27 @@ def _plan(argv) -> dict:
         "out": out,
         "progress": not args.no_progress and sys.stderr.isatty(),
     }
+
+
+def _participants(names: str, title_id: str, flag: str) -> list[tuple[str, SeatSpec]]:
+    """(label, seat) for each comma-separated name: a built-in bot, or a path labelled by its
+    folder's name and position."""
+    participants = []
+    for position, name in enumerate(n.strip() for n in names.split(",")):
+        if not name:
+            raise UsageError(f"{flag} has an empty name")
+        label = name if not _looks_like_path(name) else f"{Path(name).name}#{position + 1}"
+        participants.append((label, _seat(name, title_id, label)))
+    return participants
+
+
+def _lineup(participants: list, players: int, game: int) -> list:
+    """Who sits where in game ``game``: the groups of ``players`` in turn, each group's seats
+    rotated by one every time its turn comes round (all of them with a plain --bot/--vs)."""
+    groups = list(itertools.combinations(participants, players))
+    group = list(groups[game % len(groups)])
+    shift = (game // len(groups)) % players
+    return group[-shift:] + group[:-shift] if shift else group
 
 
 def _looks_like_path(name: str) -> bool:

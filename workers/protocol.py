@@ -177,6 +177,21 @@ def parse_act(message: dict, decision_id: int) -> int | dict:
     return message["choice"]
 
 
+# A bot's line of reasoning with one answer (``act``'s ``log``): kept to this many characters.
+LOG_CHARS = 500
+
+
+def act_log(message: dict) -> str | None:
+    """The ``log`` line of an ``act`` (its reasoning, for its owner), cut to LOG_CHARS
+    characters; None without one. ProtocolError if it is not text."""
+    text = message.get("log")
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise ProtocolError('"log" in "act" must be text (one line of your reasoning)')
+    return text if len(text) <= LOG_CHARS else text[: LOG_CHARS - 1] + "…"
+
+
 def resolve_choice(choice: Any, options: list[dict]) -> int:
     """Index of the option chosen by index or by an equal dict; IllegalChoice otherwise."""
     if isinstance(choice, int) and not isinstance(choice, bool):

@@ -37,6 +37,26 @@ class Chance:
         """One element of a non-empty list, uniformly."""
         return items[self.below(len(items))]
 
+    def snapshot(self) -> dict:
+        """The generator's state and the outcomes drawn so far with their ranges, as JSON (a
+        live game only)."""
+        if self._replay is not None:
+            raise ValueError("a replaying Chance has no generator state to save")
+        return {
+            "rng": list(self._rng.getstate()),
+            "log": list(self.log),
+            "bounds": list(self.bounds),
+        }
+
+    @classmethod
+    def restore(cls, seed: int, snapshot: dict) -> "Chance":
+        """A live Chance that draws on from ``snapshot`` (see :meth:`snapshot`)."""
+        chance = cls(seed)
+        chance._rng = Rng.fromstate(tuple(snapshot["rng"]))
+        chance.log = list(snapshot["log"])
+        chance.bounds = list(snapshot["bounds"])
+        return chance
+
     def clone(self) -> "Chance":
         twin = Chance.__new__(Chance)
         twin._rng = self._rng.copy()

@@ -11,15 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from . import records
+from . import positions, records
 from .analytics import Fact
 from .chance import Chance
 from .errors import ConfigError, IllegalAction
 from .options import Option, resolve
-
-# 0.2: records carry a seal; 0.3: records are packed and sealed with their seed
-# (format 3, engine/core/records.py)
-ENGINE_VERSION = "0.3.0"
+from .version import ENGINE_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +111,12 @@ class Title:
         """
         return records.replay(self, record, allow_version)
 
+    def load_position(self, data: dict[str, Any]) -> State:
+        """The state a position (``engine/core/positions.py``, docs/positions.md) describes,
+        at its decision. Raises ``PositionRefused`` (a ``ConfigError``) with what to do for a
+        position of another title, rules version or format version."""
+        return positions.load_position(self, data)
+
 
 class State:
     """One game in progress. Subclasses implement the rules of their title."""
@@ -128,6 +131,9 @@ class State:
         "_picks",
         "_decision",
     )
+    # Fields that only cache what the others determine: left out of a position and made
+    # anew (name -> factory of the empty cache) when one is loaded.
+    CACHES: ClassVar[dict[str, Any]] = {}
 
     def _init_base(self, title, players, options, seed, chance) -> None:
         self.title = title
@@ -201,6 +207,11 @@ class State:
     def actions(self) -> list[dict]:
         """The options applied so far, in order (what the record's actions unpack to)."""
         return list(self._actions)
+
+    def position(self, played: dict | None = None) -> dict[str, Any]:
+        """The position before the pending decision, as JSON (``engine/core/positions.py``);
+        ``played``: the option the game took there, when known."""
+        return positions.position_of(self, played)
 
     def clone(self) -> State:
         """An independent copy: applying to one never changes the other."""

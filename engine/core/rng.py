@@ -48,6 +48,16 @@ class Rng:
         twin._inc = self._inc
         return twin
 
+    def getstate(self) -> tuple[int, int]:
+        return self._state, self._inc
+
+    @classmethod
+    def fromstate(cls, state: tuple[int, int]) -> "Rng":
+        """The generator ``getstate()`` described, drawing on from where it was."""
+        twin = cls.__new__(cls)
+        twin._state, twin._inc = (int(x) & _MASK64 for x in state)
+        return twin
+
 
 def derive_seed(seed: int, *labels: int | str) -> int:
     """A new 64-bit seed derived from ``seed`` and labels (e.g. a bot's seat), stable forever.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .city import cheapest_free_space
-from .geometry import ACTION_BOARD
 from .holdings import gain_vp
 from .rewards import gain
 from .road import build_road, points_while_here
@@ -28,7 +27,9 @@ def can_perform(state, seat: int, a: int, special: bool, source: str, discount=N
         return nxt <= 5 and (nxt <= 3 or state.eggs[seat] >= 1)
     t = TILE_ACTION_TYPE[a]
     slots = 4 if special else 3
-    if a == WALL and all(state.board_top[seat][h] >= 0 for h in ACTION_BOARD.wall_spaces):
+    if a == WALL and all(
+        state.board_top[seat][h] >= 0 for h in state.components.action_board.wall_spaces
+    ):
         return False
     return any(
         state.rows[t][i] >= 0 and tile_affordable(state, seat, t, state.rows[t][i], discount or 0)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from .geometry import ACTION_BOARD
 from .rewards import gain, gain_corner_tokens
 
 
 def place_board_tile(state, seat: int, h: int, tile: int, rotation: int) -> None:
     """Seed §相邻奖励 and §角落奖励 on the action board (edges used once per tile side)."""
     info = state.components.tiles[tile]
-    board = ACTION_BOARD.board
+    board = state.components.action_board.board
     state.board_stacks[seat][h] += (tile,)
     tops, orients, used = (
         list(state.board_top[seat]),

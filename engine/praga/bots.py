@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.core.bots import Bot
 
 from .components import Components, default_components
-from .geometry import ACTION_BOARD
+from .crane import TURNS_PER_PLAYER
 from .vocabulary import CAP
 
 BASE = {
@@ -128,7 +128,7 @@ class HeuristicBot(Bot):
     def _v_mine(self, obs, me, o):
         # the pending decision is for the track of the action just chosen; both tracks produce
         # about "marker space - 1", so an early advance pays back over the remaining turns
-        left = 16 - me["turns_taken"]
+        left = TURNS_PER_PLAYER - me["turns_taken"]
         if o["mode"] == "advance":
             return 1.0 + 0.35 * left
         low = min(me["gold_mine"] - 1, me["quarry"])
@@ -204,7 +204,7 @@ class HeuristicBot(Bot):
                 for k in range(6)
                 if tile["corners"][(k - rotation) % 6]
             )
-        board = ACTION_BOARD.board
+        board = components.action_board.board
         tops = self._surroundings(obs, me)[1]
         value = 0.0
         for k in range(6):

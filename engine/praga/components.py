@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .geometry import ACTIONS, CityMap
+from .geometry import ACTIONS, ActionBoard, CityMap
 from .validation import check
 from .vocabulary import CAP
 
@@ -119,6 +119,7 @@ class Components:
         self.univ_multipliers = self.board["university"]["multipliers"]
         self.wealth = self.board["wealth"]
         self.cap = self.board["resource_cap"]
+        self.action_board = ActionBoard(self.board["action_board"])
         self.city = CityMap(_load(folder, "city.json"))
         misc = _load(folder, "misc.json")
         self.production_tokens = misc["production_tokens"]["tokens"]

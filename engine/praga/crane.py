@@ -43,16 +43,37 @@ def automa_turn(state) -> None:
     rotate_crane(state, tile)
 
 
+TURNS_PER_PLAYER = 16  # 000 §游戏结束: "每位玩家都恰好进行了 16 个回合"
+
+
+def turn_wheel(rotation: int, box_slot: int, slots: int) -> tuple[int, bool]:
+    """Seed §回合结束 2-3: the wheel turns one slot, or two when the box would cover the red
+    start; the new rotation, and whether the box's cube dropped (§计算回合数 Ⅱ)."""
+    rotation = (rotation + 1) % slots
+    if (box_slot + rotation) % slots == 0:
+        return (rotation + 1) % slots, True
+    return rotation, False
+
+
+def wheel_turns_in_game(crane: dict, players: int) -> int:
+    """How many times the wheel turns in a game of ``players`` (the automa's turns included in
+    solo): until the platform's cube leaves the last space (seed §计算回合数, §游戏结束)."""
+    key = str(players)
+    rotation, platform, turns = crane["box_start"][key], crane["platform_start"][key], 0
+    while platform < crane["platform_spaces"]:
+        rotation, dropped = turn_wheel(rotation, crane["box_slot"], crane["wheel_slots"])
+        platform += dropped
+        turns += 1
+    return turns
+
+
 def rotate_crane(state, tile: int) -> None:
     """Seed §回合结束 2-4 and §计算回合数."""
     crane = state.components.crane
-    box = crane["box_slot"]
     state.turn_no += 1
-    state.crane_rotation = (state.crane_rotation + 1) % state.components.wheel_slots
-    dropped = False
-    if (box + state.crane_rotation) % state.components.wheel_slots == 0:
-        state.crane_rotation = (state.crane_rotation + 1) % state.components.wheel_slots
-        dropped = True
+    state.crane_rotation, dropped = turn_wheel(
+        state.crane_rotation, crane["box_slot"], state.components.wheel_slots
+    )
     slot0 = (0 - state.crane_rotation) % state.components.wheel_slots
     state.slot_tile[slot0] = tile
     frame = crane["frame"]

@@ -41,34 +41,55 @@ class HexBoard:
                 self.vertex_hexes[v].append((h, k))
 
 
-def _ring(radius: int) -> list[tuple[int, int]]:
-    if radius == 0:
-        return [(0, 0)]
-    out = []
-    q, r = DIRECTIONS[4][0] * radius, DIRECTIONS[4][1] * radius
-    for k in range(6):
-        for _ in range(radius):
-            out.append((q, r))
-            q, r = q + DIRECTIONS[k][0], r + DIRECTIONS[k][1]
-    return out
-
-
 class ActionBoard:
-    """A player's action board: centre, six action hexes (index 1 + action), twelve wall spaces.
-
-    The six action hexes sit in directions 0..5 around the centre in the order of ``ACTIONS``
-    (reconstructed; the seed only says the six actions surround the centre). Walls go on the
-    ring around them (seed §建造城墙: touching the action board, never on another wall).
+    """A player's action board from ``player_board.json`` ``action_board``: hex 0 is the centre
+    (the windows reference), hex ``1 + k`` the action ``ACTIONS[k]``, then the wall spaces in
+    data order. Which hex holds which action and where walls may go are data (reconstructed:
+    the seed only says the six actions surround the centre and walls touch the action board,
+    seed §建造城墙); ``validation`` refuses a layout the rules cannot play.
     """
 
-    def __init__(self):
-        coords = [(0, 0)] + [DIRECTIONS[k] for k in range(6)] + _ring(2)
+    __slots__ = ("board", "action_hex", "wall_spaces")
+
+    def __init__(self, data: dict):
+        actions = data["actions"]
+        if sorted(actions) != sorted(ACTIONS):
+            raise ValueError(
+                f"action board: actions {sorted(actions)}; the board has exactly "
+                f"{', '.join(ACTIONS)}"
+            )
+        coords = [tuple(data["centre"])]
+        coords += [tuple(actions[a]) for a in ACTIONS]
+        coords += [tuple(c) for c in data["wall_spaces"]]
+        if len(set(coords)) != len(coords):
+            raise ValueError("action board: two spaces share a hex")
         self.board = HexBoard(coords)
         self.action_hex = {a: 1 + k for k, a in enumerate(ACTIONS)}
-        self.wall_spaces = list(range(7, 19))
+        self.wall_spaces = list(range(1 + len(ACTIONS), len(coords)))
+        self._check()
 
+    def _check(self) -> None:
+        """Seed §建造城墙: the six actions surround the centre; a wall touches the action board."""
+        around = set(self.board.neighbours[0])
+        for a, h in self.action_hex.items():
+            if h not in around:
+                raise ValueError(
+                    f"action board: {a} at {self.board.coords[h]} does not touch the centre"
+                )
+        if not self.wall_spaces:
+            raise ValueError("action board: no wall space (seed §建造城墙 places walls on it)")
+        actions = set(self.action_hex.values())
+        for h in self.wall_spaces:
+            if not actions & set(self.board.neighbours[h]):
+                raise ValueError(
+                    f"action board: wall space {self.board.coords[h]} touches no action hex "
+                    "(seed §建造城墙: walls touch the action board)"
+                )
 
-ACTION_BOARD = ActionBoard()
+    @property
+    def size(self) -> int:
+        """How many hexes the board has (centre, actions and wall spaces)."""
+        return len(self.board.coords)
 
 
 class CityMap:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from .geometry import ACTION_BOARD, ACTIONS
+from .geometry import ACTIONS
 
 ZONE_MARK = {"red": "R", "green": "G", "blue": "B", "past": "-"}
 CODE_FILL = {"S": "#e8d28a", "b": "#f4efe4", "o": "#e9d7c3", "=": "#b8a07a", "~": "#8fb8de"}
@@ -110,7 +110,7 @@ def action_board_svg(state, seat: int, size: float = 34) -> str:
     parts = []
     ox = oy = size * 5
     names = {1 + k: a for k, a in enumerate(ACTIONS)}
-    for h, (q, r) in enumerate(ACTION_BOARD.board.coords):
+    for h, (q, r) in enumerate(components.action_board.board.coords):
         x, y = _centre(q, r, size, ox, oy)
         top = state.board_top[seat][h]
         label = components.tiles[top].id if top >= 0 else names.get(h, "" if h else "windows")

@@ -121,10 +121,11 @@ def setup_game(state) -> None:
     state.seal_rights = [0] * n
     state.techs = [[] for _ in range(n)]  # [tech, turn acquired, used]
     # action boards are tuples, replaced on write: a clone copies only the outer lists
-    state.board_top = [(-1,) * 19 for _ in range(n)]
-    state.board_rotation = [(0,) * 19 for _ in range(n)]
-    state.board_edges_used = [(0,) * 19 for _ in range(n)]
-    state.board_stacks = [[()] * 19 for _ in range(n)]  # tuples: cheap to copy
+    size = components.action_board.size
+    state.board_top = [(-1,) * size for _ in range(n)]
+    state.board_rotation = [(0,) * size for _ in range(n)]
+    state.board_edges_used = [(0,) * size for _ in range(n)]
+    state.board_stacks = [[()] * size for _ in range(n)]  # tuples: cheap to copy
     state.board_corner_pairs = [frozenset() for _ in range(n)]
     state.walls = [0] * n
     state.upgrades = [0] * n

@@ -112,6 +112,7 @@ class PragaState(State):
     """One game of Praga Caput Regni."""
 
     __slots__ = _TABLE + _CRANE + _DISPLAY + _PLAYERS + _TURN
+    CACHES = {"view_cache": dict}  # observations by seat, reset on every change
 
     def _setup(self) -> None:
         setup.setup_game(self)

@@ -6,7 +6,7 @@ from .actions import can_perform, perform, produce, tile_affordable
 from .board import place_board_tile
 from .city import place_city_tile, resolve_square, take_both_rewards, take_upper_reward
 from .display import fill_row
-from .geometry import ACTION_BOARD, ACTIONS
+from .geometry import ACTIONS
 from .holdings import can_pay, gain_vp, pay
 from .rewards import advance_university, gain, gain_corner_tokens, tech_reward
 from .road import points_while_here
@@ -141,7 +141,7 @@ def wall_space_options(state, step):
     seat = step[1]
     return [
         {"kind": "space", "hex": h}
-        for h in ACTION_BOARD.wall_spaces
+        for h in state.components.action_board.wall_spaces
         if state.board_top[seat][h] == -1
     ]
 

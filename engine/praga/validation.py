@@ -7,6 +7,7 @@ or being silently ignored.
 
 from __future__ import annotations
 
+from .crane import TURNS_PER_PLAYER, wheel_turns_in_game
 from .geometry import ACTIONS
 from .holdings import PAYABLE
 from .rewards import REWARDS
@@ -103,6 +104,24 @@ def _crane(components) -> None:
                     _fail(f"crane.json {side}.pairs", f"unknown action {action!r}")
     if not isinstance(crane["past_blue_token_points"], int):
         _fail("crane.json past_blue_token_points", "must be a whole number of points")
+    _sixteen_turns(crane)
+
+
+def _sixteen_turns(crane: dict) -> None:
+    """000 §游戏结束: whatever the wheel, every player plays exactly 16 turns (in solo the
+    automa turns the wheel once after each of the player's turns)."""
+    for key in sorted(crane["box_start"]):
+        players = int(key)
+        turns = wheel_turns_in_game(crane, players)
+        turners = 2 if players == 1 else players
+        if turns != TURNS_PER_PLAYER * turners:
+            each = f"{turns // turners} turns each" if turns % turners == 0 else "unequal turns"
+            _fail(
+                "crane.json wheel_slots, box_start, platform_start, platform_spaces",
+                f"a {players}-player game turns the wheel {turns} times ({each}); every "
+                f"player plays exactly {TURNS_PER_PLAYER} turns (seed §游戏结束), so it must "
+                f"turn {TURNS_PER_PLAYER * turners} times",
+            )
 
 
 def _tiles(components) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from engine.core.view import decision_frame
 
 from . import names
-from .geometry import ACTION_BOARD, ACTIONS, CityMap
+from .geometry import ACTIONS, ActionBoard, CityMap
 
 RENDERER = Path(__file__).with_name("view.js")
 DATA = Path(__file__).with_name("data")
@@ -185,6 +185,7 @@ def legend(title) -> dict[str, Any]:
     sizes, and the names people read (names.py) for every id a frame holds: actions,
     structures, seals, technologies, hex tiles, bridge tiles, production tokens, squares."""
     city = CityMap(_data("city.json"))
+    action_board = ActionBoard(_data("player_board.json")["action_board"])
     return {
         "city": [
             {"q": q, "r": r, "code": code, "row": row, "col": col}
@@ -192,7 +193,7 @@ def legend(title) -> dict[str, Any]:
                 city.board.coords, city.codes, city.rowcol, strict=True
             )
         ],
-        "action_board": [{"q": q, "r": r} for q, r in ACTION_BOARD.board.coords],
+        "action_board": [{"q": q, "r": r} for q, r in action_board.board.coords],
         "actions": {a: names.ACTION_NAMES[a] for a in ACTIONS},
         "structures": names.STRUCTURE_NAMES,
         "rows": names.ROW_NAMES,

@@ -18,7 +18,7 @@ from engine.core.chance import Chance
 from engine.core.rng import Rng
 
 from .city import place_city_tile
-from .geometry import ACTION_BOARD, ACTIONS
+from .geometry import ACTIONS
 from .turn import start_turn
 from .vocabulary import ROW_NAMES
 
@@ -140,7 +140,8 @@ def _player_into(state, seat: int, p: dict, token_index: dict, v_index: dict) ->
         c.tech_index[t["tech"]] for t in p["technologies"] if t["level"] >= 3 and not t["used"]
     ]
     state.v_tiles[seat] = [v_index[v] for v in p["v_tiles"]]
-    stacks, tops, rotations = [()] * 19, [-1] * 19, [0] * 19
+    size = c.action_board.size
+    stacks, tops, rotations = [()] * size, [-1] * size, [0] * size
     for entry in p["action_board"]:
         h = entry["hex"]
         stacks[h] = tuple(c.tile_index[x] for x in entry["tiles"])
@@ -160,10 +161,10 @@ def _paid_meetings(state, seat: int, tops: list, rotations: list) -> None:
     """Every edge pair and corner meeting between tiles now on top counts as paid (they were
     paid when the later of the two was laid), as ``board.place_board_tile`` marks them."""
     c = state.components
-    board = ACTION_BOARD.board
-    used = [0] * 19
+    board = c.action_board.board
+    used = [0] * c.action_board.size
     pairs = set()
-    for h in range(19):
+    for h in range(c.action_board.size):
         if tops[h] < 0:
             continue
         info = c.tiles[tops[h]]

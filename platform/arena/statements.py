@@ -167,7 +167,7 @@ the store rolls back."""
 
 SEAT_FIELDS = [
     "game", "seat", "bot_version", "score", "rank", "rating_rank", "winner", "status",
-    "fault_count", "faults", "details", "stderr",
+    "fault_count", "faults", "details", "stderr", "decision_logs",
 ]  # fmt: skip
 SEAT_COLUMNS = columns(GameSeat, *SEAT_FIELDS)
 SEATS_UPSERT = build(" ON CONFLICT ({seat.game}, {seat.seat}) DO UPDATE SET ", **NAMES) + ", ".join(

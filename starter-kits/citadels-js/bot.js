@@ -13,10 +13,6 @@ const readline = require("readline");
 // know come after these, in the order they are offered.
 const PREFERRED = ["architect", "merchant", "king", "warlord", "bishop", "thief", "magician", "assassin"];
 
-// District costs by id, from the cards.json that comes with the kit.
-const CARDS = JSON.parse(fs.readFileSync(path.join(__dirname, "cards.json"), "utf8"));
-const COST = Object.fromEntries(CARDS.districts.map((d) => [d.id, d.cost]));
-
 function send(message) {
   process.stdout.write(JSON.stringify(message) + "\n"); // a pipe: written at once
 }
@@ -24,6 +20,21 @@ function send(message) {
 function log(...parts) {
   console.error(...parts);
 }
+
+// A data file of the kit next to bot.js, or null when bot.js was uploaded on its own.
+function kitData(name) {
+  const file = path.join(__dirname, name);
+  if (!fs.existsSync(file)) {
+    log(`no ${name} beside bot.js: playing without it (upload the kit's folder as a zip)`);
+    return null;
+  }
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+// District costs by id, from the cards.json that comes with the kit (without it every
+// district looks alike and the bot builds the first one offered).
+const CARDS = kitData("cards.json") || { districts: [] };
+const COST = Object.fromEntries(CARDS.districts.map((d) => [d.id, d.cost]));
 
 // A small fixed-seed generator, so games replay the same way (Math.random has no seed).
 function makeRng(seed) {

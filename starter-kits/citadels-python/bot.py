@@ -13,9 +13,6 @@ from pathlib import Path
 # Characters in the order this bot likes to draft them; Dark City characters it does not
 # know come after these, in the order they are offered.
 PREFERRED = ["architect", "merchant", "king", "warlord", "bishop", "thief", "magician", "assassin"]
-# District costs by id, from the cards.json that comes with the kit.
-CARDS = json.loads((Path(__file__).parent / "cards.json").read_text(encoding="utf-8"))
-COST = {district["id"]: district["cost"] for district in CARDS["districts"]}
 
 
 def send(message):
@@ -25,6 +22,21 @@ def send(message):
 
 def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
+
+
+def kit_data(name):
+    """A data file of the kit next to bot.py, or None when bot.py was uploaded on its own."""
+    path = Path(__file__).parent / name
+    if not path.is_file():
+        log(f"no {name} beside bot.py: playing without it (upload the kit's folder as a zip)")
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# District costs by id, from the cards.json that comes with the kit (without it every
+# district looks alike and the bot builds the first one offered).
+CARDS = kit_data("cards.json") or {"districts": []}
+COST = {district["id"]: district["cost"] for district in CARDS["districts"]}
 
 
 class Bot:

@@ -9,11 +9,6 @@ const fs = require("fs");
 const path = require("path");
 const readline = require("readline");
 
-// Every hex tile's printed data by id, from the components.json that comes with the kit: the
-// city's buildings in the observation name only their tile, and this says what is on it.
-const COMPONENTS = JSON.parse(fs.readFileSync(path.join(__dirname, "components.json"), "utf8"));
-const TILES = Object.fromEntries(COMPONENTS.tiles.tiles.map((tile) => [tile.id, tile]));
-
 function send(message) {
   process.stdout.write(JSON.stringify(message) + "\n"); // a pipe: written at once
 }
@@ -21,6 +16,21 @@ function send(message) {
 function log(...parts) {
   console.error(...parts);
 }
+
+// A data file of the kit next to bot.js, or null when bot.js was uploaded on its own.
+function kitData(name) {
+  const file = path.join(__dirname, name);
+  if (!fs.existsSync(file)) {
+    log(`no ${name} beside bot.js: playing without it (upload the kit's folder as a zip)`);
+    return null;
+  }
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+// Every hex tile's printed data by id, from the components.json that comes with the kit: the
+// city's buildings in the observation name only their tile, and this says what is on it.
+const COMPONENTS = kitData("components.json") || { tiles: { tiles: [] } };
+const TILES = Object.fromEntries(COMPONENTS.tiles.tiles.map((tile) => [tile.id, tile]));
 
 // A small fixed-seed generator, so games replay the same way (Math.random has no seed).
 function makeRng(seed) {

@@ -10,11 +10,6 @@ import random
 import sys
 from pathlib import Path
 
-# Every hex tile's printed data by id, from the components.json that comes with the kit: the
-# city's buildings in the observation name only their tile, and this says what is on it.
-COMPONENTS = json.loads((Path(__file__).parent / "components.json").read_text(encoding="utf-8"))
-TILES = {tile["id"]: tile for tile in COMPONENTS["tiles"]["tiles"]}
-
 
 def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
@@ -23,6 +18,22 @@ def send(message):
 
 def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
+
+
+def kit_data(name):
+    """A data file of the kit next to bot.py, or None when bot.py was uploaded on its own."""
+    path = Path(__file__).parent / name
+    if not path.is_file():
+        log(f"no {name} beside bot.py: playing without it (upload the kit's folder as a zip)")
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# Every hex tile's printed data by id, from the components.json that comes with the kit: the
+# city's buildings in the observation name only their tile, and this says what is on it (the
+# tiles on display and being placed come with their printed data in the observation anyway).
+COMPONENTS = kit_data("components.json") or {"tiles": {"tiles": []}}
+TILES = {tile["id"]: tile for tile in COMPONENTS["tiles"]["tiles"]}
 
 
 class Bot:

@@ -116,12 +116,26 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
     page.goto(url + "#d137")
     page.wait_for_selector(".mv-position")
     assert page.inner_text(".mv-position") == f"Decision 137 of {total}"
+    href = page.get_attribute(".mv-download-position", "href")
+    assert href == f"/games/{game.pk}/position.json?at=137"
     state, action = steps[136]
     _check_drawn_state(page, state)
     marks = page.inner_text(".mv-marklist")
     assert "decision 3" in marks and "no answer within 1000 ms" in marks  # the owner's detail
     assert page.get_attribute(".mv-log-link", "href") == f"/games/{game.pk}/seats/0/stderr.txt"
     page.screenshot(path=str(ARTIFACTS / f"page-{title_id}-public.png"), full_page=True)
+    # the owner reads the note its bot sent with an answer of seat 0, none at another seat's
+    mine = next(i for i, (s, _) in enumerate(steps) if s.decision().seat == 0) + 1
+    other = next(i for i, (s, _) in enumerate(steps) if s.decision().seat != 0) + 1
+    page.goto(url + f"#d{mine}")
+    page.wait_for_selector(".mv-note:not([hidden])")
+    assert page.inner_text(".mv-note") == f"Your bot's note: seat 0 reasons at {mine}"
+    page.goto(url + f"#d{other}")
+    page.wait_for_selector(".mv-position")
+    page.wait_for_function(f"location.hash === '#d{other}'")
+    assert page.locator(".mv-note").is_hidden()
+    page.goto(url + "#d137")
+    page.wait_for_selector(".mv-position")
 
     page.select_option(".mv-perspective", "0")  # the owner: what seat 0's bot was sent
     page.wait_for_function("document.querySelector('.mv-message').textContent === ''")

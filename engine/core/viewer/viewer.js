@@ -93,7 +93,8 @@ var MeepleViewer = (function () {
   var DECISION_BOX = "<div class='mv-decision'><div class='mv-who'></div>" +
     "<ol class='mv-options' start='0'></ol>" +
     "<div class='mv-hidden'>Options hidden from this perspective.</div>" +
-    "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div></div>";
+    "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div>" +
+    "<div class='mv-note' hidden></div></div>";
 
   function showDecision(box, frame, ctx) {
     var d = frame.decision, q = function (sel) { return box.querySelector(sel); };
@@ -118,6 +119,11 @@ var MeepleViewer = (function () {
     var line = q(".mv-chosen-line"), chosen = d && !d.options && d.chosen_label;
     line.hidden = !chosen;
     if (chosen && line.textContent !== "Chosen: " + chosen) line.textContent = "Chosen: " + chosen;
+    // the bot's own log line with this answer (act's "log"): in the data for its owner only
+    var notes = d && (ctx.data.decision_logs || {})[String(d.seat)];
+    var note = notes && notes[String(ctx.index + 1)], noteBox = q(".mv-note");
+    noteBox.hidden = !note;
+    if (note && noteBox.textContent !== "Your bot's note: " + note) noteBox.textContent = "Your bot's note: " + note;
   }
 
   function Viewer(root, data, options) {
@@ -158,7 +164,8 @@ var MeepleViewer = (function () {
       "<label>speed <select class='mv-speed'><option value='1'>1/s</option><option value='3' selected>3/s</option>" +
       "<option value='10'>10/s</option><option value='30'>30/s</option></select></label>" +
       "<label>view " + select + "</label>" +
-      "<span class='mv-position' aria-live='polite'></span></div>" +
+      "<span class='mv-position' aria-live='polite'></span>" +
+      " <a class='mv-download-position' hidden>download this position</a></div>" +
       "<div class='mv-timeline'><input type='range' class='mv-scrub' min='0' value='0' aria-label='Timeline'>" +
       "<div class='mv-marks'></div></div>" +
       "<div class='mv-message' role='status'></div>" +
@@ -283,6 +290,10 @@ var MeepleViewer = (function () {
     var total = this.frames.length - 1;
     this.q(".mv-position").textContent = index === total ?
       "End of the game (" + total + " decisions)" : "Decision " + (index + 1) + " of " + total;
+    // a finished game's page offers the whole position before this decision (docs/positions.md)
+    var download = this.q(".mv-download-position"), at = this.data.position_url;
+    download.hidden = !at || index === total;
+    if (at && index < total) download.setAttribute("href", at + "?at=" + (index + 1));
     this.root.setAttribute("data-frame", String(index));
     this.address("#d" + (index + 1));
   };

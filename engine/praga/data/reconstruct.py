@@ -362,6 +362,29 @@ def player_board():
         "cubes_on_board_at_start": 9,
         "resource_cap": 9,
         "windows_kept": 2,
+        "action_board": action_board(),
+    }
+
+
+def action_board():
+    # Axial [q, r]: the six action hexes around the centre in directions E, NE, NW, W, SW, SE
+    # (engine/praga/geometry.py), the twelve wall spaces on the ring around them from SW.
+    directions = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    actions = ("mines", "quarries", "upgrade", "wall", "building", "road")
+    ring, (q, r) = [], (-2, 2)
+    for dq, dr in directions:
+        for _ in range(2):
+            ring.append([q, r])
+            q, r = q + dq, r + dr
+    return {
+        "source": "seed §建造城墙 (the six actions surround the centre; walls touch the action "
+        "board, never on another wall); which action sits in which direction and the twelve "
+        "wall spaces on the ring around them reconstructed",
+        "note": "axial hex coordinates [q, r], pointy-top (engine/praga/geometry.py); the "
+        "centre holds the windows reference",
+        "centre": [0, 0],
+        "actions": {a: list(d) for a, d in zip(actions, directions, strict=True)},
+        "wall_spaces": ring,
     }
 
 

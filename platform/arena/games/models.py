@@ -170,6 +170,10 @@ class GameSeat(models.Model):
     faults = models.JSONField(default=list, blank=True)
     details = models.JSONField(default=dict, blank=True)
     stderr = models.TextField(blank=True)
+    # decision id (text) -> the log line the bot sent with that answer (docs/bot-protocol.md);
+    # shown to the bot's owner only, like stderr; null until the game is stored (seat rows are
+    # written by raw statements that name their columns)
+    decision_logs = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]

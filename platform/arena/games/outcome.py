@@ -32,6 +32,7 @@ class SeatOutcome:
     details: dict
     stderr: str
     rating_rank: int | None = None
+    decision_logs: dict | None = None  # the bot's own note per decision number
 
     @property
     def faulted(self) -> bool:
@@ -42,7 +43,7 @@ class SeatOutcome:
         return [
             game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
             self.winner, self.status, len(self.faults), to_json(self.faults),
-            to_json(self.details), self.stderr,
+            to_json(self.details), self.stderr, to_json(self.decision_logs or {}),
         ]  # fmt: skip
 
 
@@ -59,6 +60,7 @@ def seat_outcomes(seat_versions: Sequence[int], played: MatchResult) -> list[Sea
     faults = played.faults or [[] for _ in range(n)]
     statuses = played.seat_status or [GameSeat.Status.OK] * n
     stderr = played.stderr or [""] * n
+    logs = played.decision_logs or [{} for _ in range(n)]
     cap = settings.ARENA_BOT_LIMITS.stderr_bytes
     seats = []
     for i, version in enumerate(seat_versions):
@@ -78,6 +80,7 @@ def seat_outcomes(seat_versions: Sequence[int], played: MatchResult) -> list[Sea
                 faults=seat_faults,
                 details=details[i] or {},
                 stderr=text[-cap:] if cap else "",
+                decision_logs=logs[i] or {},
             )
         )
     for seat, rank in zip(seats, rating_ranks(seats), strict=True):

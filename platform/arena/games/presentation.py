@@ -113,6 +113,12 @@ def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
             for s in seats
             if s.seat in owned and game.status == "finished"
         },
+        # the whole position before a decision, hidden information included: once finished
+        "position_url": reverse("game-position", args=[game.pk])
+        if game.status == "finished"
+        else None,
+        # each owned seat's log lines by decision id (act's "log"): the owner's eyes only
+        "decision_logs": {str(s.seat): s.decision_logs or {} for s in seats if s.seat in owned},
     }
 
 

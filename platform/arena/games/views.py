@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 import engine
 from engine.core import view
+from engine.core.positions import position_in_record
 
 from .models import Game, GameSeat
 from .presentation import game_statistics, viewer_frames, viewer_marks, viewer_page_data
@@ -110,6 +111,29 @@ def game_replay(request, game_id: int):
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-replay.json"'
+    return response
+
+
+@require_GET
+def game_position(request, game_id: int):
+    """The whole position before decision ``?at=N`` of a finished game (docs/positions.md),
+    which ``workers.play --position`` asks a bot again. Hidden information is in it, so it is
+    offered once the game has finished, to anyone."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status != Game.Status.FINISHED or not game.record:
+        return JsonResponse(
+            {"error": "Positions are offered once the game has finished."}, status=409
+        )
+    try:
+        at = int(request.GET.get("at", ""))
+    except ValueError:
+        return JsonResponse({"error": "Give the decision as ?at=N (1 = the first)."}, status=400)
+    try:
+        position = position_in_record(engine.title(game.record["title"]), game.record, at)
+    except engine.EngineError as err:
+        return JsonResponse({"error": str(err).replace("--at", "at")}, status=400)
+    response = JsonResponse(position, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-decision-{at}.json"'
     return response
 
 

@@ -22,6 +22,7 @@ from arena.games.models import Game, GameSeat
 from arena.sql import RoundTrip, Rows, insert_rows, row_timestamp, where_in
 from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
+from workers.leaderboard import rating_ranks as local_rating_ranks
 
 from .models import Rating, RatingChange, TitleRating, TitleRatingChange
 
@@ -54,9 +55,10 @@ def rating_ranks(seats) -> list[int]:
     """Ranks for the rating update: every faulted seat below every clean seat, then the
     game's own rank; equal keys share a rank (competition ranking, 1 = best). ``seats``:
     anything with a seat's ``status`` and ``rank``."""
-    keys = [(s.status != GameSeat.Status.OK, s.rank) for s in seats]
-    ordered = sorted(keys)
-    return [ordered.index(k) + 1 for k in keys]
+    seats = list(seats)
+    return local_rating_ranks(
+        [s.status == GameSeat.Status.OK for s in seats], [s.rank for s in seats]
+    )
 
 
 class Pending(NamedTuple):

@@ -4,9 +4,11 @@ from django.conf import settings
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 import engine
 from arena.tournaments.models import Tournament
+from workers.wheel import wheel_bytes, wheel_name
 
 from .kits import find_kit, kit_zip, starter_kits
 
@@ -60,14 +62,33 @@ def getting_started(request):
                 "bots": engine.bots(title_id),
             }
         )
-    return render(request, "web/getting_started.html", {"titles": by_title})
+    return render(
+        request,
+        "web/getting_started.html",
+        {"titles": by_title, "wheel_name": wheel_name(), "wheel_url": wheel_url(request)},
+    )
+
+
+def wheel_url(request) -> str:
+    """The absolute address of the local arena's wheel on this site."""
+    stem = wheel_name().removesuffix(".whl")
+    return request.build_absolute_uri(reverse("arena-wheel", args=[stem]))
+
+
+def arena_wheel(request, stem: str):
+    """The local arena as a wheel (``workers/wheel.py``), under its own file name only."""
+    if f"{stem}.whl" != wheel_name():
+        raise Http404(f"The local arena's wheel is {wheel_name()}.")
+    response = HttpResponse(wheel_bytes(), content_type="application/octet-stream")
+    response["Content-Disposition"] = f'attachment; filename="{wheel_name()}"'
+    return response
 
 
 def starter_kit_download(request, name: str):
     kit = find_kit(name)
     if kit is None:
         raise Http404("There is no starter kit of that name.")
-    response = HttpResponse(kit_zip(kit), content_type="application/zip")
+    response = HttpResponse(kit_zip(kit, wheel_url(request)), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{kit.name}.zip"'
     return response
 

@@ -3,6 +3,7 @@
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +17,7 @@ from arena.bots import services as bot_services
 from arena.bots.artifacts import UploadRefused
 from arena.bots.models import BotVersion
 from tests.factories import make_bot, make_user
+from workers.wheel import wheel_name
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +84,14 @@ def test_a_download_is_the_kit_as_the_checkout_has_it_inside_one_folder(client):
         }
         assert expected <= {n.split("/", 1)[1] for n in names}
         for member in names:
-            assert archive.read(member) == (KITS / member).read_bytes()
+            checkout = (KITS / member).read_bytes()
+            if member.endswith("/README.md"):  # it installs the local arena from this site
+                site = f"http://testserver/getting-started/{wheel_name()}"
+                checkout = re.sub(
+                    rb"http://127\.0\.0\.1:8000/getting-started/\S+\.whl", site.encode(), checkout
+                )
+                assert site.encode() in archive.read(member)
+            assert archive.read(member) == checkout
         if manifest.get("build"):  # the built program is the author's own, never shipped
             assert f"{name}/{manifest['entry']}" not in names
 
@@ -118,4 +127,27 @@ def test_a_downloaded_kit_uploads_as_it_is_and_passes_the_smoke_game(
         data = zip_of_folder(tmp_path / name)
     version = upload_and_validate(bot, f"{name}.zip", data)
     assert version.status == BotVersion.Status.READY, (version.reason, version.validation_stderr)
+    assert "game over, my rank:" in version.validation_stderr
+
+
+SINGLE_FILE_KITS = [n for n in KIT_NAMES if not (KITS / n / "Makefile").exists()]
+
+
+@pytest.mark.parametrize("name", SINGLE_FILE_KITS)
+def test_a_kits_bot_file_uploaded_on_its_own_passes_the_smoke_game_as_its_readme_says(
+    client, sandbox_cache, name
+):
+    # issue 29: the kits say "a single bot.py also works"; the file alone used to die on
+    # FileNotFoundError '/bot/cards.json' in the smoke game
+    manifest = json.loads((KITS / name / "bot.json").read_text())
+    entry = manifest["entry"]
+    with zipfile.ZipFile(
+        io.BytesIO(client.get(f"/getting-started/kits/{name}.zip").content)
+    ) as kit:
+        data = kit.read(f"{name}/{entry}")
+    assert f"A single `{entry}` also works" in (KITS / name / "README.md").read_text()
+    bot = make_bot(make_user("single-file"), title=manifest["title"], name="alone")
+    version = upload_and_validate(bot, entry, data)
+    assert version.status == BotVersion.Status.READY, (version.reason, version.validation_stderr)
+    assert "beside " + entry in version.validation_stderr  # it says what it plays without
     assert "game over, my rank:" in version.validation_stderr

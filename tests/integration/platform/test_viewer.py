@@ -42,6 +42,9 @@ def store_finished_game(title: str, alice, bob) -> Game:
     applied = engine.title(title).replay(outcome.record).actions()[2]
     outcome.faults[0] = [dict(FAULT, applied=applied)]
     outcome.stderr = [f"log of seat {i}" for i in range(SEATS[title])]
+    outcome.decision_logs = [
+        {str(d): f"seat {i} reasons at {d}" for d in range(1, 300)} for i in range(SEATS[title])
+    ]
     games.store_game_result(job, outcome)
     game.refresh_from_db()
     return game
@@ -88,6 +91,49 @@ def test_a_seats_owner_gets_what_the_bot_was_sent_and_its_fault_details(client, 
     assert "played instead" in fault["text"]
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f"/games/{game.pk}/seats/0/stderr.txt" in page.split('id="viewer-data"')[1]
+
+
+def _page_data(client, game) -> dict:
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    return json.loads(
+        page.split('id="viewer-data" type="application/json">')[1].split("</script>")[0]
+    )
+
+
+def test_a_bots_decision_logs_are_shown_to_its_owner_and_hidden_from_others(client, game, people):
+    alice, bob, charlie = people
+    assert _page_data(client, game)["decision_logs"] == {}
+    client.force_login(charlie)
+    assert _page_data(client, game)["decision_logs"] == {}
+    client.force_login(alice)
+    shown = _page_data(client, game)["decision_logs"]
+    assert list(shown) == ["0"] and shown["0"]["3"] == "seat 0 reasons at 3"
+    client.force_login(bob)
+    assert "0" not in _page_data(client, game)["decision_logs"]
+
+
+def test_anyone_downloads_the_whole_position_before_a_decision_of_a_finished_game(client, game):
+    title = engine.title(game.tournament.title)
+    assert _page_data(client, game)["position_url"] == f"/games/{game.pk}/position.json"
+    answer = client.get(f"/games/{game.pk}/position.json", {"at": 5})
+    assert answer.status_code == 200 and "attachment" in answer["Content-Disposition"]
+    position = answer.json()
+    assert position["decision"] == 5 and position["played"] == game.record["actions"][4]
+    loaded = title.load_position(position)
+    replayed = title.replay(game.record)
+    for action in game.record["actions"][4:]:
+        loaded.apply(action)
+    assert loaded.result() == replayed.result()
+    last = len(game.record["actions"])
+    assert client.get(f"/games/{game.pk}/position.json", {"at": "x"}).status_code == 400
+    beyond = client.get(f"/games/{game.pk}/position.json", {"at": last + 1})
+    assert beyond.status_code == 400 and f"decisions 1 to {last}" in beyond.json()["error"]
+
+
+def test_a_running_games_position_is_not_offered(client, game):
+    Game.objects.filter(pk=game.pk).update(status="running")
+    answer = client.get(f"/games/{game.pk}/position.json", {"at": 1})
+    assert answer.status_code == 409 and "finished" in answer.json()["error"]
 
 
 def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game, people):

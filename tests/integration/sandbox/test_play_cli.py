@@ -55,15 +55,42 @@ def test_it_plays_games_rotating_seats_and_writes_replays_and_stderr(toy, tmp_pa
         (["--title", "toy", "--bot", "BOT", "--vs", "random,random,random,random"], "Toy needs 2 to 4 players; --bot and --vs give 5"),
         (["--title", "toy", "--bot", "BOT", "--vs", "random", "--games", "0"], "--games must be at least 1"),
         (["--title", "toy", "--bot", "BOT", "--vs", "random", "--option", "max_cards=9"], "option 'max_cards': 9 is not allowed"),
-        (["--title", "toy", "--bot", "BOT"], "the following arguments are required: --vs"),
+        (["--title", "toy", "--bot", "BOT"], "give --bot and --vs (or --round-robin)"),
+        (["--title", "toy", "--round-robin", "BOT,random", "--vs", "random"], "--round-robin names every bot: leave out --bot and --vs"),
+        (["--title", "toy", "--round-robin", "random,random"], "--round-robin names each bot once; twice: random"),
+        (["--title", "toy", "--round-robin", "BOT,random", "--players", "3"], "--round-robin names 2 bots for 3 seats"),
     ],
 )  # fmt: skip
 def test_bad_arguments_print_one_line_and_exit_2(toy, capsys, argv, message):
-    argv = [str(BOTS / "polite.py") if a == "BOT" else a for a in argv]
+    argv = [a.replace("BOT", str(BOTS / "polite.py")) for a in argv]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("workers.play: error: ")
     assert message in err
+
+
+def test_a_round_robin_plays_every_group_and_prints_a_leaderboard_as_the_ladders_do(toy, capsys):
+    bots = [
+        str(BOTS / "polite.py"),
+        str(BOTS / "illegal.py"),
+        str(BOTS / "stderr_flood.py"),
+        "random",
+    ]
+    argv = ["--title", "toy", "--round-robin", ",".join(bots), "--players", "3", "--games", "8",
+            "--decision-ms", "2000", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    board = out[out.index("leaderboard") :].splitlines()
+    assert board[1].split("  ")[:2] == [" #", "bot"]
+    assert "μ − 3σ" in board[1] and "win rate (95 % interval)" in board[1]
+    rows = {line.split()[1]: line.split() for line in board[3:]}
+    assert set(rows) == {"polite.py#1", "illegal.py#2", "stderr_flood.py#3", "random"}
+    # 8 games of 3 seats over 4 bots: each of the 4 groups twice, every bot in 6 games
+    assert {row[5] for row in rows.values()} == {"6"}
+    assert rows["illegal.py#2"][-2:] == ["100", "%"]  # it faults every game
+    assert rows["polite.py#1"][-2:] == ["0", "%"]
+    ordinals = [float(line.split()[2]) for line in board[3:]]
+    assert ordinals == sorted(ordinals, reverse=True)
 
 
 def test_no_sandbox_runs_but_warns(toy, capsys):

@@ -2,10 +2,9 @@
 
 from engine.praga.board import place_board_tile
 from engine.praga.city import place_city_tile
-from engine.praga.geometry import ACTION_BOARD
 from engine.praga.turn import start_turn
 
-from .helpers import choose, give_tile_on_crane, has_option, new_game, put_in_row
+from .helpers import PRAGA, choose, give_tile_on_crane, has_option, new_game, put_in_row
 
 
 def windows(g, gold=0, silver=0):
@@ -89,7 +88,7 @@ def test_adjacent_icons_pay_both_and_a_used_edge_never_pays_again():
     g = new_game(2, 1)
     ti = g.components.tile_index
     # hex 1 (mines) edge 2 faces hex 2 (quarries) edge 5
-    assert ACTION_BOARD.board.neighbours[1][2] == 2
+    assert PRAGA.components.action_board.board.neighbours[1][2] == 2
     place_board_tile(g, 0, 1, ti["U105"], 0)  # stone icon on printed edge 2 -> board edge 2
     before = (g.gold[0], g.stone[0])
     place_board_tile(g, 0, 2, ti["U100"], 2)  # gold icon printed edge 3 -> board edge 5
@@ -104,7 +103,7 @@ def test_adjacent_icons_pay_both_and_a_used_edge_never_pays_again():
 def test_a_red_corner_meeting_two_red_corners_takes_two_tokens_and_used_pairs_do_not_repeat():
     g = new_game(2, 1)
     ti = g.components.tile_index
-    board = ACTION_BOARD.board
+    board = PRAGA.components.action_board.board
     v = board.vertices[1][1]
     assert sorted(h for h, _ in board.vertex_hexes[v]) == [1, 2, 12]
     # U100 has red corners printed at 1 and 4; U101 at 0; W101 at 1 and 4
@@ -155,7 +154,7 @@ def test_a_corner_meeting_is_new_again_once_both_of_its_tiles_have_been_covered(
     # C covering A does not renew A-B (B's side was used); D then covering B makes C-D new
     g = new_game(2, 1)
     ti = g.components.tile_index
-    board = ACTION_BOARD.board
+    board = PRAGA.components.action_board.board
     v = board.vertices[1][1]
     k2 = [k for h, k in board.vertex_hexes[v] if h == 2][0]
     place_board_tile(g, 0, 1, ti["U105"], rotation_for(None, 2, 1))  # A: red corner at 2

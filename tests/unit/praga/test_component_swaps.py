@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from engine.praga import PragaTitle
+from engine.praga.crane import TURNS_PER_PLAYER
 from engine.praga.scoring import final_scoring
 from engine.praga.validation import ComponentError
 
@@ -35,16 +36,76 @@ def play_with_bots(title, players, seed):
     return g
 
 
-def test_a_thirteen_slot_crane_wheel_plays_whole_games(tmp_path):
+def test_a_thirteen_slot_crane_wheel_with_its_platform_reset_plays_sixteen_turns_each(tmp_path):
     def thirteen(crane):
         crane["wheel_slots"] = 13
         crane["frame"].insert(6, {"zone": "green"})
         crane["slot_bonuses"].append({"kind": "gain", "reward": {"gold": 1}})
+        # one more slot a lap: the cube starts elsewhere so the game still lasts 16 turns each
+        crane["box_start"] = {"1": 5, "2": 5, "3": 1, "4": 9}
+        crane["platform_start"] = {"1": 3, "2": 3, "3": 2, "4": 0}
 
     title = PragaTitle(folder_with(tmp_path, "crane.json", thirteen))
     g = play_with_bots(title, 4, 3)
     assert len(g.slot_tile) == 13
     assert g.is_over() and len(g.result()["scores"]) == 4
+    assert g.turns_taken == [TURNS_PER_PLAYER] * 4
+
+
+def test_a_wheel_that_cannot_give_sixteen_turns_each_is_refused_saying_so(tmp_path):
+    # issue 29: 14 slots with the 12-slot platform gave every seat 19 turns
+    def fourteen(crane):
+        crane["wheel_slots"] = 14
+        crane["frame"][6:6] = [{"zone": "green"}, {"zone": "green"}]
+        crane["slot_bonuses"] += [{"kind": "gain", "reward": {"gold": 1}}] * 2
+
+    folder = folder_with(tmp_path, "crane.json", fourteen)
+    with pytest.raises(ComponentError) as refused:
+        PragaTitle(folder)
+    message = str(refused.value)
+    assert "crane.json" in message and "exactly 16 turns" in message
+    assert "a 1-player game turns the wheel 38 times (19 turns each)" in message
+
+
+def test_an_action_board_of_another_shape_plays_whole_games_on_its_own_hexes(tmp_path):
+    ring = [[-2, 2], [-1, 2], [0, 2], [1, 1], [2, 0], [2, -1], [2, -2], [1, -2], [0, -2]]
+    turned = ["road", "mines", "quarries", "upgrade", "wall", "building"]
+    directions = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
+
+    def reshaped(board):
+        board["action_board"]["actions"] = dict(zip(turned, directions, strict=True))
+        board["action_board"]["wall_spaces"] = ring
+
+    title = PragaTitle(folder_with(tmp_path, "player_board.json", reshaped))
+    layout = title.components.action_board
+    assert layout.board.coords[layout.action_hex["mines"]] == (1, -1)
+    g = title.new_game(3, {}, 5)
+    bots = [title.bot("builder", 5 + i) for i in range(3)]
+    offered = set()
+    while not g.is_over():
+        d = g.decision()
+        if d.kind == "wall_space":
+            offered |= {o["hex"] for o in d.options}
+        g.apply(bots[d.seat].choose(g.observation(d.seat), d.kind, d.options))
+    assert layout.wall_spaces == list(range(7, 7 + len(ring)))
+    assert offered and offered <= set(layout.wall_spaces)
+    assert len(g.board_top[0]) == 7 + len(ring)
+    assert g.turns_taken == [TURNS_PER_PLAYER] * 3
+
+
+@pytest.mark.parametrize(
+    "edit, named",
+    [
+        (lambda b: b["actions"].__setitem__("mines", [3, 0]), "mines at (3, 0) does not touch"),
+        (lambda b: b["wall_spaces"].append([4, 0]), "wall space (4, 0) touches no action hex"),
+        (lambda b: b["actions"].pop("road"), "the board has exactly"),
+        (lambda b: b["wall_spaces"].append([0, 0]), "two spaces share a hex"),
+    ],
+)
+def test_an_action_board_the_rules_cannot_play_is_refused(tmp_path, edit, named):
+    folder = folder_with(tmp_path, "player_board.json", lambda d: edit(d["action_board"]))
+    with pytest.raises(ValueError, match=named.replace("(", r"\(").replace(")", r"\)")):
+        PragaTitle(folder)
 
 
 def test_the_five_point_token_shows_the_value_the_data_gives(tmp_path):

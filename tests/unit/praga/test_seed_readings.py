@@ -3,7 +3,6 @@ and the cap (学士帽) on a tile edge no adjacency reward. (Square rewards: tes
 
 from engine import make_bot
 from engine.praga.board import place_board_tile
-from engine.praga.geometry import ACTION_BOARD
 from engine.praga.rewards import advance_tech
 
 from .helpers import PRAGA, new_game
@@ -40,7 +39,7 @@ def test_played_games_see_every_technology_level_taken():
 
 def _cap_meeting(g):
     """An upgrade with a cap on an edge, and a neighbour hex with a wall showing an icon back."""
-    board = ACTION_BOARD.board
+    board = PRAGA.components.action_board.board
     components = g.components
     for tile in components.tiles:
         if tile.type != 0 or "cap" not in tile.public["edges"]:

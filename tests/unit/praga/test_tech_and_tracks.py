@@ -1,5 +1,6 @@
 """Scenario tests: technology track, Charles University, technologies by level."""
 
+from engine.core.positions import edited
 from engine.praga.board import place_board_tile
 from engine.praga.crane import claim_wheel
 from engine.praga.rewards import advance_tech, gain
@@ -39,13 +40,16 @@ def test_steps_past_the_top_of_technology_and_university_score_two_points_each()
 def test_level_one_and_two_technologies_work_only_from_the_next_turn():
     g = new_game(2, 1)
     climb = g.components.tech_index["T1climb"]
-    g.techs[0].append([climb, g.turn_no, False])
-    g.silver_windows[0] = 4
-    g.silver_window_supply -= 4
-    g._decision = None
+
+    def taken_this_turn(fields):  # set up through a position, not the state's internals
+        fields["techs"][0].append([climb, fields["turn_no"], False])
+        fields["silver_windows"][0] = 4
+        fields["silver_window_supply"] -= 4
+
+    g = edited(g, taken_this_turn)
     choose(g, kind="climb", structure="cathedral")
     assert g.score[0] == 0
-    g.techs[0][0][1] = g.turn_no - 1
+    g = edited(g, lambda fields: fields["techs"][0][0].__setitem__(1, fields["turn_no"] - 1))
     choose(g, kind="climb", structure="cathedral")
     assert g.score[0] == 2 + (structure(g, 1).cells[2][0].get("vp", 0))
 
@@ -53,9 +57,12 @@ def test_level_one_and_two_technologies_work_only_from_the_next_turn():
 def test_level_three_technology_is_kept_and_used_once_later():
     g = new_game(2, 1)
     univ4 = g.components.tech_index["T3univ"]
-    g.techs[0].append([univ4, 0, False])
-    g.unused_techs[0].append(univ4)
-    g._decision = None
+
+    def kept(fields):
+        fields["techs"][0].append([univ4, 0, False])
+        fields["unused_techs"][0].append(univ4)
+
+    g = edited(g, kept)
     choose(g, kind="use_tech", tech="T3univ")
     assert g.university[0] == 4
     assert not has_option(g, kind="use_tech", tech="T3univ")
