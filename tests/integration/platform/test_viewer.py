@@ -118,13 +118,14 @@ def test_anyone_downloads_the_whole_position_before_a_decision_of_a_finished_gam
     answer = client.get(f"/games/{game.pk}/position.json", {"at": 5})
     assert answer.status_code == 200 and "attachment" in answer["Content-Disposition"]
     position = answer.json()
-    assert position["decision"] == 5 and position["played"] == game.record["actions"][4]
-    loaded = title.load_position(position)
     replayed = title.replay(game.record)
-    for action in game.record["actions"][4:]:
+    actions = replayed.actions()
+    assert position["decision"] == 5 and position["played"] == actions[4]
+    loaded = title.load_position(position)
+    for action in actions[4:]:
         loaded.apply(action)
     assert loaded.result() == replayed.result()
-    last = len(game.record["actions"])
+    last = len(actions)
     assert client.get(f"/games/{game.pk}/position.json", {"at": "x"}).status_code == 400
     beyond = client.get(f"/games/{game.pk}/position.json", {"at": last + 1})
     assert beyond.status_code == 400 and f"decisions 1 to {last}" in beyond.json()["error"]

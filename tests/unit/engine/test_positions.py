@@ -59,16 +59,16 @@ def test_a_position_from_a_record_is_the_game_before_that_decision_with_its_choi
     title = engine.title("praga")
     game = title.new_game(2, seed=3)
     play_on(game, 7)
-    record = game.record()
+    record, actions = game.record(), game.actions()
     position = position_in_record(title, record, 30)
-    assert position["decision"] == 30 and position["played"] == record["actions"][29]
+    assert position["decision"] == 30 and position["played"] == actions[29]
     loaded = title.load_position(position)
     loaded.apply(position["played"])
-    for action in record["actions"][30:]:
+    for action in actions[30:]:
         loaded.apply(action)
     assert loaded.result() == game.result()  # the hidden state and the generator were right
     with pytest.raises(engine.ConfigError, match="the game has decisions 1 to"):
-        position_in_record(title, record, len(record["actions"]) + 1)
+        position_in_record(title, record, len(actions) + 1)
 
 
 @pytest.mark.parametrize(
