@@ -7,8 +7,9 @@ Backends:
     all, only its own processes visible), a read-only system (``/usr`` and a few files of
     ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
-    ``--die-with-parent`` and ``--new-session``, and a seccomp filter that keeps every
-    process of the bot in that session's group (so pausing the group pauses them all).
+    ``--die-with-parent`` and ``--new-session``, and a default-deny seccomp filter for the
+    bot's runtime (:mod:`workers.seccomp`), which also keeps every process of the bot in
+    that session's group (so pausing the group pauses them all).
     Inside, ``prlimit`` sets the address-space, CPU-seconds, process-count, open-files,
     file-size and core limits before the bot starts; process counts are per user namespace,
     so a fork bomb only exhausts its own sandbox. When the runner is root, bubblewrap itself
@@ -18,8 +19,9 @@ Backends:
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
 
-A Python bot under bubblewrap starts *warm* by default: forked from this process's zygote
-into a sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``).
+A bot under bubblewrap starts *warm* by default: forked from this process's zygote into a
+sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``), where a
+Python bot runs in the zygote's interpreter and any other is exec'd.
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
 bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
@@ -28,7 +30,6 @@ bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import functools
 import json
@@ -38,12 +39,12 @@ import select
 import shutil
 import signal
 import stat
-import struct
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from . import seccomp
 from .limits import Limits
 from .manifest import BotFiles
 
@@ -125,6 +126,11 @@ def check_backend(backend: str) -> None:
         raise SandboxError(f"unknown sandbox {backend!r}; use one of {', '.join(BACKENDS)}")
     if _which("prlimit") is None:
         raise SandboxError("prlimit (util-linux) is needed to run bots; install util-linux")
+    if backend == "bwrap" and seccomp.required_but_missing():
+        raise SandboxError(
+            "libseccomp is needed for the bots' system-call filter: apt-get install "
+            "libseccomp2 and pip install 'pyseccomp>=0.1.2,<0.2'"
+        )
     if backend == "bwrap" and _which("bwrap") is None:
         raise SandboxError(
             "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
@@ -162,18 +168,24 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     (Setting the limits from the bot's own interpreter, via ``python -c``, was measured
     instead: it costs more CPU than exec'ing ``prlimit``.)
     """
-    entry = f"{SANDBOX_BOT_DIR}/{bot.entry}" if inside else str(bot.entry_path.resolve())
-    # -E -s -S: ignore PYTHON* variables and every site-packages (a bot gets the standard
-    # library and its own files: the script's directory stays on sys.path); -B: /bot is
-    # read-only, so no bytecode is written.
-    run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
-    if bot.language == "node":
-        run = [bot_node(), entry]
     flags = [
         f"--{name}={soft}" if soft == hard else f"--{name}={soft}:{hard}"
         for name, (soft, hard) in resource_limits(limits).items()
     ]
-    return [_which("prlimit") or "/usr/bin/prlimit", *flags, "--", *run]
+    return [_which("prlimit") or "/usr/bin/prlimit", *flags, "--", *bot_argv(bot, inside=inside)]
+
+
+def bot_argv(bot: BotFiles, *, inside: bool) -> list[str]:
+    """The bot's own command line (its interpreter and entry, or the entry itself)."""
+    entry = f"{SANDBOX_BOT_DIR}/{bot.entry}" if inside else str(bot.entry_path.resolve())
+    if bot.language == "python":
+        # -E -s -S: ignore PYTHON* variables and every site-packages (a bot gets the standard
+        # library and its own files: the script's directory stays on sys.path); -B: /bot is
+        # read-only, so no bytecode is written.
+        return [bot_python(), "-E", "-s", "-S", "-B", entry]
+    if bot.language == "node":
+        return [bot_node(), entry]
+    return [entry]
 
 
 def resource_limits(limits: Limits) -> dict[str, tuple[int, int]]:
@@ -238,40 +250,14 @@ def bwrap_arguments(
     return args + ["--", *bot_command(bot, limits, inside=True)]
 
 
-# A seccomp filter (classic BPF) that keeps every process of a bot in the session and group
-# bubblewrap made, so pausing that group pauses all of them: setsid() and setpgid() fail
-# with EPERM. x86-64 only; other ABIs on x86-64 (i386, x32) are refused outright.
-_AUDIT_ARCH_X86_64 = 0xC000003E
-_NR_SETPGID, _NR_SETSID = 109, 112
-_RET_ALLOW, _RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
-_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
-_GROUP_FILTER = (
-    (_LD_ABS, 0, 0, 4),  # the architecture
-    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),
-    (_RET, 0, 0, _RET_EPERM),
-    (_LD_ABS, 0, 0, 0),  # the system call number
-    (_JGE, 3, 0, 0x40000000),  # x32
-    (_JEQ, 2, 0, _NR_SETSID),
-    (_JEQ, 1, 0, _NR_SETPGID),
-    (_RET, 0, 0, _RET_ALLOW),
-    (_RET, 0, 0, _RET_EPERM),
-)
+def _seccomp_fd(runtime: str) -> int | None:
+    """A memfd holding ``runtime``'s filter (:mod:`workers.seccomp`), None off x86-64."""
+    return seccomp.memfd(runtime) if seccomp.available() else None
 
 
-def seccomp_program() -> bytes | None:
-    """The filter above as the kernel reads it (None off x86-64)."""
-    if platform.machine() != "x86_64":
-        return None
-    return b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER)
-
-
-def _seccomp_fd() -> int | None:
-    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
-    program = seccomp_program()
-    if program is None:
-        return None
-    fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
-    os.write(fd, program)
+def _arguments_fd(arguments: list[str]) -> int:
+    fd = os.memfd_create("arena-bwrap-args", os.MFD_CLOEXEC)
+    os.write(fd, b"".join(a.encode() + b"\0" for a in arguments))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
 
@@ -357,6 +343,17 @@ class BotProcess:
                 self._report_text += b"exit 9\n"  # as if killed by SIGKILL
                 continue
             self._report_text += chunk
+
+    def refused_calls(self) -> list[str]:
+        """The system calls the bot's filter refused and its keeper reported, by name, first
+        seen first (warm starts only: with no keeper listening, a cold start's refused calls
+        fail with ENOSYS and nobody hears of them)."""
+        self._warm_status()  # reads what has arrived
+        return [
+            seccomp.call_name(int(line.split()[1]))
+            for line in self._report_text.splitlines()
+            if line.startswith(b"refused ")
+        ]
 
     # -- process ids -------------------------------------------------------------------
 
@@ -540,9 +537,9 @@ def start_bot(
 ) -> BotProcess:
     """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us.
 
-    A Python bot under bubblewrap starts warm (forked into its sandbox from this process's
-    zygote) unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; any other bot, or a
-    warm start that fails, starts cold (bubblewrap runs the bot's command).
+    A bot under bubblewrap starts warm (forked into its sandbox from this process's zygote)
+    unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; a warm start that fails falls
+    back to a cold start (bubblewrap runs the bot's command).
     """
     check_backend(backend)
     if backend == "none":
@@ -568,7 +565,7 @@ def start_bot(
 
     if warm is None:
         warm = warm_start.enabled()
-    zygote = warm_start.zygote_for(uid) if warm and bot.language == "python" else None
+    zygote = warm_start.zygote_for(uid) if warm else None
     try:
         if zygote is not None:
             try:
@@ -586,12 +583,20 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
-    seccomp = _seccomp_fd()
-    passed = (status_write,) if seccomp is None else (status_write, seccomp)
+    # The holder of a warm start runs no bot code: the native filter (its bot loads its own).
+    filter_fd = _seccomp_fd("native" if command else seccomp.runtime_of(bot.language))
+    passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
+    arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command)
+    # Read from a descriptor, not argv: the sandbox's PID 1 is bubblewrap, whose command line
+    # the bot can read in /proc/1/cmdline, and it would name the bot's host path.
+    # (bubblewrap takes options only from there: the command stays on its command line.)
+    split = arguments.index("--")
+    args_fd = _arguments_fd(arguments[1:split])
+    passed += (args_fd,)
     try:
         with spawning_as(uid):
             popen = subprocess.Popen(
-                bwrap_arguments(bot_dir, bot, limits, status_write, seccomp, command),
+                ["bwrap", "--args", str(args_fd), *arguments[split:]],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -23,14 +23,15 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import seccomp
 from .sandbox import (
     BOT_ENV,
     SANDBOX_BOT_DIR,
     BotProcess,
     SandboxError,
+    bot_argv,
     bot_python,
     resource_limits,
-    seccomp_program,
     spawning_as,
     start_in_bwrap,
 )
@@ -50,7 +51,7 @@ class ZygoteError(RuntimeError):
 def enabled() -> bool:
     """Warm starts are on unless ``ARENA_BOT_WARM_START=0``; they need x86-64 (the seccomp
     filter the forked bot installs is written for it)."""
-    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and seccomp_program() is not None
+    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and seccomp.available()
 
 
 class Zygote:
@@ -63,7 +64,7 @@ class Zygote:
             with spawning_as(uid):
                 self.popen = subprocess.Popen(
                     [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
-                     seccomp_program().hex(), str(theirs.fileno())],
+                     str(theirs.fileno())],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -165,6 +166,9 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
             "cwd": SANDBOX_BOT_DIR,
             "env": dict(BOT_ENV, PWD=SANDBOX_BOT_DIR),  # as bubblewrap's --chdir sets it
             "rlimits": resource_limits(limits),
+            "seccomp": seccomp.program(seccomp.runtime_of(bot.language)).hex(),
+            # Python bots run in the zygote's interpreter; any other is exec'd once confined.
+            "exec": None if bot.language == "python" else bot_argv(bot, inside=True),
         }
         try:
             zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])

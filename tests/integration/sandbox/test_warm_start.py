@@ -123,9 +123,9 @@ def test_a_zygote_that_fails_to_fork_means_a_cold_start_of_the_same_bot(monkeypa
     monkeypatch.setattr(warm_start, "_ZYGOTE", None)
 
 
-def test_a_bot_in_another_language_always_starts_cold(monkeypatch, private_dir):
+def test_a_bot_in_another_language_starts_warm_and_is_execd_once_confined(monkeypatch, private_dir):
     monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
     shutil.copytree(BOTS / "shell", private_dir / "shell")
     seats = [SeatSpec("process", "sh", str(private_dir / "shell")), SeatSpec("builtin", "random")]
     outcome = run_match(TOY, seats, seed=2, limits=NEIGHBOUR_LIMITS)
-    assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "cold"
+    assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "warm"
