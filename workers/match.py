@@ -290,7 +290,15 @@ class _ProcessSeat(_Seat):
         deadline = time.monotonic() + 0.2
         while self.process.alive() and time.monotonic() < deadline:
             time.sleep(0.002)
+        if self.process.oom_kills():
+            return f"{self.process.exit_description()}, {self._out_of_memory()}"
         return self.process.exit_description()
+
+    def _out_of_memory(self) -> str:
+        return (
+            f"out of memory: the sandbox's processes, shared memory, memfds and /tmp "
+            f"together exceeded memory_mb ({self.limits.memory_mb} MB)"
+        )
 
     def pause(self) -> None:
         if self.process is not None and self.running:
@@ -318,6 +326,13 @@ class _ProcessSeat(_Seat):
             with contextlib.suppress(OSError, ValueError):
                 self.channel.drain(time.monotonic() + 0.1)
             self._record_refused_calls()
+            kills = self.process.oom_kills()
+            if kills:
+                message = f"{self._out_of_memory()}; the kernel killed {kills} process(es)"
+                self.faults.append(
+                    {"kind": "memory", "decision": None, "message": message, "applied": None}
+                )
+                log.warning("match.out_of_memory", extra={"seat": self.index, "kills": kills})
             self.process.release()
             self.released = True
 

@@ -33,6 +33,7 @@ import contextlib
 import fcntl
 import functools
 import json
+import logging
 import os
 import platform
 import select
@@ -44,11 +45,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import seccomp
+from . import cgroups, seccomp, watchdog
 from .limits import Limits
 from .manifest import BotFiles
 
 BACKENDS = ("bwrap", "none")
+log = logging.getLogger("workers.sandbox")
 SANDBOX_BOT_DIR = "/bot"
 NONE_WARNING = (
     "WARNING: sandbox 'none' runs bot code WITHOUT isolation (no namespaces, full network "
@@ -284,9 +286,11 @@ def _prefix_outside_usr(python: str) -> str | None:
 class BotProcess:
     """One running bot: its pipes, pausing, and a kill that leaves nothing behind."""
 
-    def __init__(self, popen, backend, status_read_fd=None, staging_dir=None):
+    def __init__(self, popen, backend, status_read_fd=None, staging_dir=None, cgroup=None):
         self.popen = popen
         self.backend = backend
+        self.cgroup = cgroup  # a cgroups.SandboxCgroup, or None
+        self._watch_key: str | None = None
         self.stdin = popen.stdin.fileno()
         self.stdout = popen.stdout.fileno()
         self.stderr = popen.stderr.fileno()
@@ -433,6 +437,32 @@ class BotProcess:
         children = children_of(init) if init is not None else []
         return children[0] if children else None
 
+    def confine(self, block_write: int | None) -> None:
+        """Once bubblewrap reported the sandbox's PID 1: put it in the sandbox's group and
+        let it go on (``block_write``), and have the watchdog kill it if this runner dies."""
+        try:
+            init = self.ns_init_pid()
+            if self.cgroup is not None and init is not None:
+                try:
+                    self.cgroup.add(init)
+                except OSError as err:  # gone already, or the group is: bounded per process
+                    log.warning("sandbox.cgroup.failed %s", {"error": str(err)})
+        finally:
+            if block_write is not None:
+                with contextlib.suppress(OSError):
+                    os.write(block_write, b"1")
+                os.close(block_write)
+        if init is not None:
+            self._watch_key = f"sandbox-{init}"
+            groups = self.cgroup.directories if self.cgroup is not None else []
+            watchdog.watchdog(bot_python()).watch(
+                self._watch_key, init, self._pid_namespace, groups
+            )
+
+    def oom_kills(self) -> int:
+        """Processes of the sandbox the kernel killed for want of memory (0 without a group)."""
+        return self.cgroup.oom_kills() if self.cgroup is not None else 0
+
     # -- control -----------------------------------------------------------------------
 
     def pause(self) -> None:
@@ -507,6 +537,8 @@ class BotProcess:
             # daemons and sessions that left the bot's group included.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(init, signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.kill()  # and the group: a warm start's keeper is outside PID 1's reach
         with contextlib.suppress(ProcessLookupError):
             self.popen.kill()
 
@@ -530,6 +562,12 @@ class BotProcess:
         if self._staging_dir is not None:
             shutil.rmtree(self._staging_dir, ignore_errors=True)
             self._staging_dir = None
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
+        if self._watch_key is not None:
+            watchdog.watchdog(bot_python()).forget(self._watch_key)
+            self._watch_key = None
 
 
 def start_bot(
@@ -580,13 +618,21 @@ def start_bot(
 
 
 def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
-    """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
+    """bubblewrap running the bot's command, or ``command`` (a warm start's holder), in a
+    control group of its own where the host has them, watched by this runner's watchdog."""
+    group = _new_cgroup(limits)
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
     # The holder of a warm start runs no bot code: the native filter (its bot loads its own).
     filter_fd = _seccomp_fd("native" if command else seccomp.runtime_of(bot.language))
     passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
     arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command)
+    block_write = None
+    if group is not None:
+        # The sandbox's PID 1 waits (before it starts anything) until it is in the group.
+        block_read, block_write = os.pipe()
+        passed += (block_read,)
+        arguments[1:1] = ["--block-fd", str(block_read)]
     # Read from a descriptor, not argv: the sandbox's PID 1 is bubblewrap, whose command line
     # the bot can read in /proc/1/cmdline, and it would name the bot's host path.
     # (bubblewrap takes options only from there: the command stays on its command line.)
@@ -609,12 +655,32 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
             )
     except BaseException:
         os.close(status_read)
+        if block_write is not None:
+            os.close(block_write)
+        if group is not None:
+            group.remove()
         raise
     finally:
         for fd in passed:
             os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
-    return BotProcess(popen, "bwrap", status_read, staging)
+    process = BotProcess(popen, "bwrap", status_read, staging, group)
+    try:
+        process.confine(block_write)
+    except BaseException:
+        process.release()
+        raise
+    return process
+
+
+def _new_cgroup(limits: Limits) -> cgroups.SandboxCgroup | None:
+    """A control group for a new sandbox; None where there are none (the worker said so at
+    start) or where making one failed (logged: the sandbox runs, bounded per process)."""
+    try:
+        return cgroups.create(limits.memory_mb, limits.processes)
+    except OSError as err:
+        log.warning("sandbox.cgroup.failed %s", {"error": str(err)})
+        return None
 
 
 @contextlib.contextmanager

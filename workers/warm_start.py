@@ -156,7 +156,12 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
         report_r, report_w = os.pipe()
+        theirs = [stdin_r, stdout_w, stderr_w, report_w]
         fds = [stdin_w, stdout_r, stderr_r, report_r]
+        if process.cgroup is not None:  # the keeper waits to be moved into the group
+            hold_r, hold_w = os.pipe()
+            theirs.append(hold_r)
+            fds.append(hold_w)
         for fd in fds:
             fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
         request = {
@@ -171,11 +176,20 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
             "exec": None if bot.language == "python" else bot_argv(bot, inside=True),
         }
         try:
-            zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])
+            zygote.fork_bot(request, theirs)
         finally:
-            for fd in (stdin_r, stdout_w, stderr_w, report_w):
+            for fd in theirs:
                 os.close(fd)
-        pid, rest = _read_bot_pid(report_r)
+        rest = b""
+        if process.cgroup is not None:
+            keeper, rest = _read_report(report_r, b"keeper ", rest)
+            try:
+                process.cgroup.add(keeper)
+            finally:
+                fds.remove(hold_w)
+                os.write(hold_w, b"1")  # go on (outside the group if that failed)
+                os.close(hold_w)
+        pid, rest = _read_report(report_r, b"pid ", rest)
         process.attach(stdin_w, stdout_r, stderr_r, report_r, pid, rest)
         process._staging_dir = staging
         return process
@@ -204,17 +218,18 @@ def _wait_for_holder(process: BotProcess) -> None:
         )
 
 
-def _read_bot_pid(report: int) -> tuple[int, bytes]:
-    text = b""
+def _read_report(report: int, expected: bytes, text: bytes) -> tuple[int, bytes]:
+    """The number on the keeper's next report line, which must start with ``expected``
+    (``b"pid "``); ``text`` is what was read before. Returns it and what follows it."""
     deadline = time.monotonic() + _WARM_TIMEOUT_S
     while b"\n" not in text:
         ready, _, _ = select.select([report], [], [], max(0.0, deadline - time.monotonic()))
         chunk = os.read(report, 4096) if ready else b""
         if not chunk:
-            raise ZygoteError("the zygote did not report the bot's pid")
+            raise ZygoteError(f"the zygote did not report the bot's {expected.decode().strip()}")
         text += chunk
     line, _, rest = text.partition(b"\n")
-    if not line.startswith(b"pid "):
+    if not line.startswith(expected):
         raise ZygoteError(line.decode(errors="replace"))
     return int(line.split()[1]), rest
 

@@ -74,7 +74,7 @@ def serve(control: socket.socket) -> None:
     signal.signal(signal.SIGCHLD, _reap_keepers)
     control.send(b"ready")
     while True:
-        message, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+        message, fds, _, _ = socket.recv_fds(control, 1 << 16, 5)
         if not message:
             return
         if os.fork() == 0:
@@ -96,9 +96,13 @@ def _reap_keepers(*_) -> None:
 def keep(request: dict, fds: list[int]) -> None:
     """The keeper: join the holder's sandbox, fork the bot there, report its pid, answer the
     system calls its filter refuses (reporting each new one), and report its end."""
-    stdin, stdout, stderr, report = fds
+    stdin, stdout, stderr, report, *hold = fds
     try:
         _join(request["holder"], request["mnt"])
+        if hold:  # the runner moves this process into the sandbox's cgroup, then says go
+            os.write(report, f"keeper {os.getpid()}\n".encode())
+            os.read(hold[0], 1)
+            os.close(hold[0])
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         bot = os.fork()
         if bot == 0:

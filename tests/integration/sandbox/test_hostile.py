@@ -5,16 +5,22 @@ seat where the sandbox can tell; the game still finishes and the neighbour is un
 
 import functools
 import json
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.processes import cmdline, running
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
+from workers import cgroups
 from workers.match import SeatSpec, run_match, validate_bot
+from workers.sandbox import children_of
 
 from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes
 
@@ -58,26 +64,27 @@ def _built(source: str) -> Path:
     return binary
 
 
-def native_bot(source: str, directory, attempt: str = ""):
+def native_bot(source: str, directory, attempt: str = "", entry: str = "bot"):
     """A bot directory running the C bot ``source``, making ``attempt``."""
     directory.mkdir(exist_ok=True)
-    shutil.copy(_built(source), directory / "bot")
+    shutil.copy(_built(source), directory / entry)
     (directory / "bot.json").write_text(
-        json.dumps({"title": "toy", "entry": "bot", "language": "executable"})
+        json.dumps({"title": "toy", "entry": entry, "language": "executable"})
     )
     (directory / "attempt.txt").write_text(attempt + "\n")
     directory.chmod(0o755)
     return directory
 
 
-def play(bot, limits=LIMITS):
+def play(bot, limits=LIMITS, *, survives=True):
     seats = [
         SeatSpec("process", "hostile", str(bot)),
         SeatSpec("process", "polite", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
     ]
     outcome = run_match(TOY, seats, seed=3, limits=limits)
     assert outcome.faults[1] == [] and outcome.timings[1]["decisions"] > 0
-    assert outcome.timings[0]["decisions"] > 0  # the hostile bot went on playing
+    if survives:
+        assert outcome.timings[0]["decisions"] > 0  # the hostile bot went on playing
     return outcome
 
 
@@ -106,3 +113,90 @@ def test_validation_passes_a_bot_that_makes_refused_calls_and_names_them(private
     with registered(TOY):
         report = validate_bot("toy", str(bot), limits=NEIGHBOUR_LIMITS)
     assert report.ok and report.refused == ["keyctl"]
+
+
+@pytest.mark.skipif(cgroups.support().mode == "none", reason="needs a cgroup for sandboxes")
+@pytest.mark.parametrize("how", ["shm", "children", "memfd"])
+def test_memory_beyond_memory_mb_by_any_means_ends_in_a_memory_fault(how, start, private_dir):
+    bot = native_bot("memory.c", private_dir / "bot", how)
+    # files as large as the memfds (64 MB each, of 1.5 GB), and time to fill them
+    limits = LIMITS.replace(bank_ms=10_000, startup_ms=30_000, file_size_mb=64)
+    outcome = play(bot, limits=limits, survives=how == "children")
+    memory = [f for f in outcome.faults[0] if f["kind"] == "memory"]
+    assert len(memory) == 1
+    assert memory[0]["message"].startswith(
+        "out of memory: the sandbox's processes, shared memory, memfds and /tmp together "
+        f"exceeded memory_mb ({LIMITS.memory_mb} MB)"
+    )
+    if how != "children":  # the bot itself held it all: the kernel killed the bot
+        lines = outcome.stderr[0].splitlines()
+        held = [int(line.split()[2]) for line in lines if "holding" in line]
+        assert max(held, default=0) <= LIMITS.memory_mb  # of the 1.5 GB it asked for
+        crash = [f for f in outcome.faults[0] if f["kind"] == "crash"]
+        assert crash and "out of memory" in crash[0]["message"]
+        assert outcome.seat_status[0] == "disqualified"
+    # (the children: the kernel killed them one by one, while the bot played on)
+    assert sandbox_groups() == []
+
+
+def sandbox_groups() -> list[str]:
+    """Control groups of sandboxes this test process made, still there."""
+    found = cgroups.support()
+    return [
+        str(path)
+        for parent in set(found.parents.values())
+        for path in Path(parent).glob(f"arena-sandbox-{os.getpid()}-*")
+    ]
+
+
+RUNNER = (
+    "import sys; from tests.support.toy_title import TOY; "
+    "from workers.match import run_match, SeatSpec; from workers.limits import Limits; "
+    "run_match(TOY, [SeatSpec('process', 'x', sys.argv[1])] * 2, seed=1, "
+    "limits=Limits(decision_ms=60000))"
+)
+
+
+def test_a_bot_that_tries_to_outlive_its_runner_dies_when_the_runner_is_killed(start, private_dir):
+    marker = f"daemon_{os.getpid()}_{start}"
+    bot = native_bot("daemon.c", private_dir / "bot", entry=marker)
+    runner = subprocess.Popen([sys.executable, "-c", RUNNER, str(bot)], cwd=REPO)
+    # both seats' bot and daemon are up, then the runner dies without a word
+    assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 4, 30)
+    watchdogs = [p for p in children_of(runner.pid) if b"watchdog" in cmdline(p)]
+    assert len(watchdogs) == 1
+    runner.kill()
+    runner.wait()
+    assert wait_until(lambda: bot_processes(f"/bot/{marker}") == [], 10)
+    assert wait_until(lambda: not any(running(p) for p in watchdogs), 10)
+    leftovers = [
+        path
+        for parent in set(cgroups.support().parents.values())
+        for path in Path(parent).glob(f"arena-sandbox-{runner.pid}-*")
+    ]
+    assert leftovers == []
+
+
+def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(private_dir, monkeypatch):
+    monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
+    bot = native_bot("daemon.c", private_dir / "bot")
+    outcome = play_one_decision_bot(bot)
+    assert "ptrace PID 1: EPERM" in outcome.stderr[0]
+    assert "clear PDEATHSIG: EPERM" in outcome.stderr[0]
+    calls = sorted(f["call"] for f in outcome.faults[0] if f["kind"] == "refused")
+    assert calls == ["prctl", "ptrace"]
+    assert bot_processes(str(bot)) == [] and sandbox_groups() == []
+
+
+def play_one_decision_bot(bot):
+    seats = [SeatSpec("process", "hostile", str(bot)), SeatSpec("builtin", "random")]
+    return run_match(TOY, seats, seed=3, limits=LIMITS.replace(max_faults=1))
+
+
+def wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
