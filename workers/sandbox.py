@@ -60,6 +60,14 @@ NONE_WARNING = (
 # Files of /etc a program may need (dynamic linker cache, time zone, alternatives symlinks);
 # nothing else of the host's /etc (users, hosts, credentials) is visible.
 _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives")
+# Host-wide counters in /proc: two sandboxes could signal through them (memory, load, the
+# kernel's key quotas) or learn the host's layout (kernel symbols); each sandbox's /proc
+# otherwise shows only its own processes.
+_HOST_WIDE_PROC = (
+    "key-users", "keys", "kallsyms", "loadavg", "meminfo", "vmstat", "zoneinfo",
+    "buddyinfo", "pagetypeinfo", "slabinfo", "interrupts", "softirqs", "diskstats",
+    "schedstat", "sched_debug", "timer_list", "swaps",
+)  # fmt: skip
 BOT_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/tmp",
@@ -231,8 +239,10 @@ def bwrap_arguments(
     python_prefix = _prefix_outside_usr(bot_python())
     if python_prefix:
         args += ["--ro-bind", python_prefix, python_prefix]
+    args += ["--proc", "/proc"]
+    for name in _host_wide_proc():  # unreadable there (a device node where devices are off)
+        args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
     args += [
-        "--proc", "/proc",
         "--dev", "/dev",
         "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
     ]  # fmt: skip
@@ -262,6 +272,13 @@ def _arguments_fd(arguments: list[str]) -> int:
     os.write(fd, b"".join(a.encode() + b"\0" for a in arguments))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+@functools.cache
+def _host_wide_proc() -> list[str]:
+    """The files of :data:`_HOST_WIDE_PROC` this kernel has (bubblewrap cannot mount on a
+    missing one)."""
+    return [name for name in _HOST_WIDE_PROC if os.path.isfile(f"/proc/{name}")]
 
 
 def _system_arguments() -> list[str]:

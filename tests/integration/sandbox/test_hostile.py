@@ -200,3 +200,49 @@ def wait_until(condition, seconds: float) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def node_bot(directory, attempt: str):
+    directory.mkdir(exist_ok=True)
+    shutil.copy(HOSTILE / "snoop.js", directory / "bot.js")
+    (directory / "bot.json").write_text(
+        json.dumps({"title": "toy", "entry": "bot.js", "language": "node"})
+    )
+    (directory / "attempt.txt").write_text(attempt + "\n")
+    directory.chmod(0o755)
+    return directory
+
+
+def play_two(bot):
+    """Two seats of the same hostile bot: what each saw, and the game's outcome."""
+    seats = [SeatSpec("process", "snoop", str(bot))] * 2
+    # V8 reserves about 800 MB of address space
+    outcome = run_match(TOY, seats, seed=3, limits=NEIGHBOUR_LIMITS.replace(memory_mb=1024))
+    assert all(t["decisions"] > 0 for t in outcome.timings)
+    return outcome
+
+
+def test_a_node_bot_sees_no_host_wide_counter_no_host_path_and_no_other_seat(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "proc"))
+    for log in outcome.stderr:
+        for name in ("key-users", "loadavg", "meminfo", "kallsyms"):
+            assert f"/proc/{name}: EACCES" in log
+        pid1 = log.split("/proc/1/cmdline: ", 1)[1].splitlines()[0]
+        assert str(private_dir) not in pid1  # warm: the holder (cat); cold: bubblewrap
+        assert pid1.startswith(('"/usr/bin/cat', '"bwrap\\u0000--args'))
+        assert "pids: 1,2\n" in log  # its sandbox's PID 1 and itself: no other seat's bot
+    assert outcome.faults == [[], []]
+
+
+def test_a_node_bot_finds_no_kernel_key_counter_to_share(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "keys"))
+    for log in outcome.stderr:
+        assert "key-users: EACCES" in log and "keys: EACCES" in log
+
+
+def test_a_node_bots_netlink_socket_is_refused_and_recorded(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "netlink"))
+    for seat in (0, 1):
+        assert "interfaces: ERR_SYSTEM_ERROR" in outcome.stderr[seat]
+        calls = [f["call"] for f in outcome.faults[seat] if f["kind"] == "refused"]
+        assert calls == (["socket"] if start == "warm" else [])
