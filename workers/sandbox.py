@@ -68,6 +68,8 @@ _HOST_WIDE_PROC = (
     "buddyinfo", "pagetypeinfo", "slabinfo", "interrupts", "softirqs", "diskstats",
     "schedstat", "sched_debug", "timer_list", "swaps",
 )  # fmt: skip
+# The warm start's holder: the sandbox's PID 1 when a bot is forked into it.
+HOLDER_COMMAND = "/usr/bin/cat"
 BOT_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/tmp",
@@ -156,6 +158,17 @@ def check_backend(backend: str) -> None:
             )
 
 
+def confinement() -> tuple[str, str]:
+    """(cgroup mode, how bots are confined here in words), which a worker reports at start."""
+    found = cgroups.support()
+    filters = (
+        "a default-deny seccomp filter per runtime"
+        if seccomp.available()
+        else "no seccomp filter (it needs x86-64 and libseccomp)"
+    )
+    return found.mode, f"bubblewrap namespaces, {filters}, {found.describe()}, a watchdog"
+
+
 @functools.cache
 def _bwrap_problem(uid: int | None) -> str:
     """Empty if a minimal sandbox starts as ``uid``, else bubblewrap's complaint (cached)."""
@@ -232,13 +245,10 @@ def bwrap_arguments(
         "--die-with-parent",
         "--new-session",
         "--cap-drop", "ALL",
-        *_system_arguments(),
+        *_system_arguments(seccomp.runtime_of(bot.language)),
     ]  # fmt: skip
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    python_prefix = _prefix_outside_usr(bot_python())
-    if python_prefix:
-        args += ["--ro-bind", python_prefix, python_prefix]
     args += ["--proc", "/proc"]
     for name in _host_wide_proc():  # unreadable there (a device node where devices are off)
         args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
@@ -281,23 +291,46 @@ def _host_wide_proc() -> list[str]:
     return [name for name in _HOST_WIDE_PROC if os.path.isfile(f"/proc/{name}")]
 
 
-def _system_arguments() -> list[str]:
-    """Read-only /usr, and /bin, /lib... as the host has them (links into /usr, or binds)."""
-    args = ["--ro-bind", "/usr", "/usr"]
+def _system_arguments(runtime: str | None = None) -> list[str]:
+    """What a bot of ``runtime`` sees of the system, read-only (all of /usr when None), and
+    /bin, /lib... as the host has them (links into /usr, or binds)."""
+    args = []
+    for path in _runtime_files(runtime):
+        args += ["--ro-bind", path, path]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name
         if host.is_symlink():
             args += ["--symlink", os.readlink(host), f"/{name}"]
-        elif host.is_dir():
+        elif host.is_dir() and runtime is None:
             args += ["--ro-bind", str(host), f"/{name}"]
     return args
 
 
-def _prefix_outside_usr(python: str) -> str | None:
-    real = Path(python).resolve()
-    if real.is_relative_to("/usr"):
-        return None
-    return str(real.parents[1])
+@functools.cache
+def _runtime_files(runtime: str | None) -> tuple[str, ...]:
+    """The system files a runtime needs: its interpreter (and its standard library), the
+    shared libraries, the time zones, and the sandbox's own tools (``prlimit``, the warm
+    start's holder). Native bots also get /usr/bin, for scripts' tools; no runtime sees the
+    compilers' parts (/usr/lib/gcc, /usr/libexec), headers, or other languages' libraries."""
+    if runtime is None:
+        return ("/usr",)
+    loader = Path(os.path.realpath("/lib64/ld-linux-x86-64.so.2"))
+    libraries = loader.parent if loader.exists() else Path("/usr/lib")
+    files = [str(libraries), "/usr/lib64", "/usr/share/zoneinfo", HOLDER_COMMAND]
+    files.append(_which("prlimit") or "/usr/bin/prlimit")
+    if runtime == "python":
+        python = bot_python()
+        real = Path(python).resolve()
+        prefix = real.parents[1]  # /usr for /usr/bin/python3.11
+        files += [python, str(real), str(prefix / "lib" / real.name)]
+        if not real.is_relative_to("/usr"):
+            files.append(str(prefix))  # ARENA_BOT_PYTHON's own installation
+    elif runtime == "node":
+        node = bot_node()
+        files += [node, str(Path(node).resolve())]
+    else:
+        files += ["/usr/bin", "/usr/sbin"]
+    return tuple(dict.fromkeys(f for f in files if os.path.exists(f)))
 
 
 class BotProcess:

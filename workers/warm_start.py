@@ -26,6 +26,7 @@ from pathlib import Path
 from . import seccomp
 from .sandbox import (
     BOT_ENV,
+    HOLDER_COMMAND,
     SANDBOX_BOT_DIR,
     BotProcess,
     SandboxError,
@@ -40,7 +41,7 @@ log = logging.getLogger("workers.sandbox")
 
 # The sandbox's PID 1 (so no process inside can kill it): it echoes the line the runner sends
 # ("the sandbox is built") and then waits on stdin, which the runner holds for the game.
-HOLDER = ["/usr/bin/cat"]
+HOLDER = [HOLDER_COMMAND]
 _WARM_TIMEOUT_S = 10.0
 
 

@@ -246,3 +246,10 @@ def test_a_node_bots_netlink_socket_is_refused_and_recorded(start, private_dir):
         assert "interfaces: ERR_SYSTEM_ERROR" in outcome.stderr[seat]
         calls = [f["call"] for f in outcome.faults[seat] if f["kind"] == "refused"]
         assert calls == (["socket"] if start == "warm" else [])
+
+
+def test_a_node_bot_finds_no_compiler_to_build_native_code_with(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "compiler"))
+    for log in outcome.stderr:
+        for compiler in ("cc", "gcc", "g++", "clang", "tcc"):
+            assert f"compiler {compiler}: ENOENT" in log
