@@ -13,6 +13,7 @@ way: this module and ``workers.tasks`` use the platform; the platform never impo
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import sys
 from pathlib import Path
@@ -43,6 +44,22 @@ def _import_before_forking(**kwargs) -> None:
     import arena.ratings.services  # noqa: F401
     import engine  # noqa: F401
     import workers.match  # noqa: F401
+
+
+@worker_init.connect
+def _report_the_sandbox(sender=None, **kwargs) -> None:
+    """Say in the log and on the staff queue page how this worker confines bots (a cgroup
+    per sandbox or none); a database that cannot be reached yet is no reason not to start."""
+    from django.db import connections
+
+    from arena.games.sandboxes import report_worker_sandbox
+
+    try:
+        report_worker_sandbox(getattr(sender, "hostname", None) or "worker")
+    except Exception:  # noqa: BLE001 - logged; the games still run
+        logging.getLogger("arena.workers").exception("worker.sandbox.unreported")
+    finally:
+        connections.close_all()  # the pool processes forked from here open their own
 
 
 @worker_process_init.connect
