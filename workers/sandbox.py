@@ -4,8 +4,9 @@ Backends:
 
 ``bwrap``
     bubblewrap with new user, pid, network, ipc, uts and cgroup namespaces (so no network at
-    all, only its own processes visible), a read-only system (``/usr`` and a few files of
-    ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
+    all, only its own processes visible, host-wide ``/proc`` counters hidden), read-only
+    only the system files of the bot's runtime and a few files of ``/etc``, the bot's files
+    read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
     ``--die-with-parent`` and ``--new-session``, and a default-deny seccomp filter for the
     bot's runtime (:mod:`workers.seccomp`), which also keeps every process of the bot in
@@ -24,7 +25,9 @@ sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py`
 Python bot runs in the zygote's interpreter and any other is exec'd.
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
-bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
+bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace,
+and the sandbox's control group (:mod:`workers.cgroups`, where the host has them) is killed
+too. If the runner dies, its watchdog (:mod:`workers.watchdog`) kills its sandboxes.
 """
 
 from __future__ import annotations
