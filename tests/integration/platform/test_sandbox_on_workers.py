@@ -74,4 +74,5 @@ def test_a_killed_pool_process_leaves_no_sandbox_behind(django_db_setup, arena_f
         os.kill(pool, signal.SIGKILL)  # the pool process only: its worker lives on
         wait_for(lambda: sandbox_groups(pool) == [], timeout=30, what="the groups to go")
         assert [pid for pid in inside if running(pid)] == []
-        assert "workers.watchdog: runner" in worker.log()
+        # the watchdog says so in the worker's log once it removed them
+        wait_for(lambda: "workers.watchdog: runner" in worker.log(), timeout=10, what="its log")

@@ -149,20 +149,20 @@ def sandbox_groups() -> list[str]:
     ]
 
 
-RUNNER = (
-    "import sys; from tests.support.toy_title import TOY; "
-    "from workers.match import run_match, SeatSpec; from workers.limits import Limits; "
-    "run_match(TOY, [SeatSpec('process', 'x', sys.argv[1])] * 2, seed=1, "
-    "limits=Limits(decision_ms=60000))"
-)
-
-
-def test_a_bot_that_tries_to_outlive_its_runner_dies_when_the_runner_is_killed(start, private_dir):
+def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed(
+    start, private_dir
+):
     marker = f"daemon_{os.getpid()}_{start}"
     bot = native_bot("daemon.c", private_dir / "bot", entry=marker)
-    runner = subprocess.Popen([sys.executable, "-c", RUNNER, str(bot)], cwd=REPO)
-    # both seats' bot and daemon are up, then the runner dies without a word
-    assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 4, 30)
+    manifest = json.loads((bot / "bot.json").read_text())
+    (bot / "bot.json").write_text(json.dumps(manifest | {"title": "citadels"}))
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "workers.play", "--title", "citadels", "--bot", str(bot),
+         "--vs", "random,random,random", "--decision-ms", "60000", "--no-progress"],
+        cwd=REPO, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    # the bot and its daemon are up (the bot never answers), then the runner dies
+    assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
     watchdogs = [p for p in children_of(runner.pid) if b"watchdog" in cmdline(p)]
     assert len(watchdogs) == 1
     runner.kill()
