@@ -492,10 +492,11 @@ class BotProcess:
 
     def confine(self, block_write: int | None) -> None:
         """Once bubblewrap reported the sandbox's PID 1: put it in the sandbox's group and
-        let it go on (``block_write``), and have the watchdog kill it if this runner dies."""
+        let it go on (``block_write``, where it waits), and have the watchdog kill it if this
+        runner dies."""
         try:
             init = self.ns_init_pid()
-            if self.cgroup is not None and init is not None:
+            if self.cgroup is not None and init is not None and block_write is not None:
                 try:
                     self.cgroup.add(init)
                 except OSError as err:  # gone already, or the group is: bounded per process
@@ -681,8 +682,10 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
     arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command)
     block_write = None
-    if group is not None:
-        # The sandbox's PID 1 waits (before it starts anything) until it is in the group.
+    if group is not None and not command:
+        # The sandbox's PID 1 waits (before it starts anything) until it is in the group. (A
+        # warm start's holder stays out: it runs nothing, and its keeper joins the group
+        # before it forks the bot. Each move into a group can wait for an RCU grace period.)
         block_read, block_write = os.pipe()
         passed += (block_read,)
         arguments[1:1] = ["--block-fd", str(block_read)]
