@@ -616,12 +616,16 @@ class BotProcess:
         if self._staging_dir is not None:
             shutil.rmtree(self._staging_dir, ignore_errors=True)
             self._staging_dir = None
-        if self.cgroup is not None:
-            self.cgroup.remove()
-            self.cgroup = None
         if self._watch_key is not None:
-            watchdog.watchdog(bot_python()).forget(self._watch_key)
+            keeper = watchdog.watchdog(bot_python())
+            if self.cgroup is not None:  # its groups are removed off the game's path
+                keeper.retire(self._watch_key)
+            else:
+                keeper.forget(self._watch_key)
             self._watch_key = None
+        elif self.cgroup is not None:
+            self.cgroup.remove()
+        self.cgroup = None
 
 
 def start_bot(

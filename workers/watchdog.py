@@ -6,7 +6,9 @@ it, and its sandbox outlived a SIGKILLed runner). This process is started once p
 process (the first time it starts a bot), as the runner's user, in a session of its own,
 with nothing of a bot able to reach it. The runner tells it, on its stdin, which sandboxes
 exist (``watch KEY PID PIDNS DIR...``: the sandbox's PID 1, that PID's namespace, its
-control groups) and which are gone (``forget KEY``). When its stdin reaches end of file, the
+control groups), which are gone (``forget KEY``) and which it should kill and remove now
+(``retire KEY``: the game is over; removing a group waits until its processes are reaped,
+which the runner need not wait for). When its stdin reaches end of file, the
 runner is gone (however it died: the kernel closes the pipe), and the watchdog SIGKILLs every
 sandbox still watched, through its control groups and its PID 1 (when PID 1 of a PID
 namespace dies, the kernel kills every process inside), removes the groups, says so on its
@@ -35,6 +37,8 @@ def serve(commands) -> None:
             watched[words[1]] = (int(words[2]), words[3], words[4:])
         elif len(words) == 2 and words[0] == "forget":
             watched.pop(words[1], None)
+        elif len(words) == 2 and words[0] == "retire" and words[1] in watched:
+            kill_sandbox(*watched.pop(words[1]))  # the game is over: clear it away now
     for pid, namespace, directories in watched.values():
         kill_sandbox(pid, namespace, directories)
     if watched:
@@ -86,6 +90,9 @@ class Watchdog:
 
     def forget(self, key: str) -> None:
         self._send(f"forget {key}")
+
+    def retire(self, key: str) -> None:
+        self._send(f"retire {key}")
 
     def _send(self, line: str) -> None:
         with contextlib.suppress(OSError, ValueError):
