@@ -19,7 +19,7 @@ setup: $(STAMP)
 # demo needs too, and chromium (with a Chinese font) for the browser tests.
 sandbox-deps:
 	@command -v bwrap >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap libseccomp2; \
 	  else echo "Install the Debian package bubblewrap: bots run in its sandbox"; exit 1; fi; }
 
 browser-deps:

@@ -55,6 +55,7 @@ from workers.protocol import (  # noqa: E402
 )
 from workers.sandbox import bot_python  # noqa: E402
 from workers.warm_start import zygote_cpu_seconds, zygote_pid  # noqa: E402
+from workers.watchdog import watchdog_pid  # noqa: E402
 
 # The least a Python bot can cost: the interpreter, no import, ready, exit at end of input.
 FLOOR_BOT = """\
@@ -212,7 +213,8 @@ def adopt_orphans() -> None:
 
 
 def reap_orphans(timeout: float = 2.0) -> None:
-    """Wait for every child left but the zygote (call only when no Popen still owns one)."""
+    """Wait for every child left but the zygote and the watchdog (call only when no Popen
+    still owns one)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -220,7 +222,7 @@ def reap_orphans(timeout: float = 2.0) -> None:
         except ChildProcessError:
             return
         if pid == 0:
-            if set(_children()) <= {zygote_pid()}:
+            if set(_children()) <= {zygote_pid(), watchdog_pid()}:
                 return
             time.sleep(0.001)
 

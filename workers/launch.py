@@ -31,9 +31,9 @@ def start_bot(
 ) -> BotProcess:
     """Start ``bot`` in the sandbox ``backend``; its stdin/stdout/stderr are pipes to us.
 
-    A Python bot under bubblewrap starts warm (forked into its sandbox from this process's
-    zygote) unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; any other bot, or a
-    warm start that fails, starts cold (bubblewrap runs the bot's command).
+    A bot under bubblewrap starts warm (forked into its sandbox from this process's zygote)
+    unless ``warm`` is False or ``ARENA_BOT_WARM_START=0``; a warm start that fails falls
+    back to a cold start (bubblewrap runs the bot's command).
     """
     check_backend(backend)
     if backend == "none":
@@ -57,7 +57,7 @@ def start_bot(
         bot_dir = Path(staging) / "bot"
     if warm is None:
         warm = warm_start.enabled()
-    zygote = warm_start.zygote_for(uid) if warm and bot.language == "python" else None
+    zygote = warm_start.zygote_for(uid) if warm else None
     try:
         if zygote is not None:
             try:

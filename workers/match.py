@@ -106,6 +106,8 @@ class ValidationReport:
     reason: str  # what a person should do; empty when ok
     stderr: str = ""
     faults: list[dict] = field(default_factory=list)
+    #: System calls the sandbox refused the bot: it may still play, but operators review it.
+    refused: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -295,7 +297,15 @@ class _ProcessSeat(_Seat):
         deadline = time.monotonic() + 0.2
         while self.process.alive() and time.monotonic() < deadline:
             time.sleep(0.002)
+        if self.process.oom_kills():
+            return f"{self.process.exit_description()}, {self._out_of_memory()}"
         return self.process.exit_description()
+
+    def _out_of_memory(self) -> str:
+        return (
+            f"out of memory: the sandbox's processes, shared memory, memfds and /tmp "
+            f"together exceeded memory_mb ({self.limits.memory_mb} MB)"
+        )
 
     def pause(self) -> None:
         if self.process is not None and self.running:
@@ -322,8 +332,32 @@ class _ProcessSeat(_Seat):
             # what the bot wrote before it died is still in the pipes' buffers
             with contextlib.suppress(OSError, ValueError):
                 self.channel.drain(time.monotonic() + 0.1)
+            self._record_refused_calls()
+            kills = self.process.oom_kills()
+            if kills:
+                message = f"{self._out_of_memory()}; the kernel killed {kills} process(es)"
+                self.faults.append(
+                    {"kind": "memory", "decision": None, "message": message, "applied": None}
+                )
+                log.warning("match.out_of_memory", extra={"seat": self.index, "kills": kills})
             self.process.release()
             self.released = True
+
+    def _record_refused_calls(self) -> None:
+        """A fault per system call the sandbox refused the bot (an attack, or a library the
+        sandbox does not support): recorded, never disqualifying by itself."""
+        for name in self.process.refused_calls():
+            message = f"system call {name} refused by the sandbox (answered EPERM)"
+            self.faults.append(
+                {
+                    "kind": "refused",
+                    "decision": None,
+                    "message": message,
+                    "applied": None,
+                    "call": name,
+                }
+            )
+            log.warning("match.refused_call", extra={"seat": self.index, "call": name})
 
 
 class Match:
@@ -560,7 +594,8 @@ def validate_bot(
     """Smoke-test an uploaded bot: one game in the sandbox against built-in random bots.
 
     ``ok`` only if the bot started, answered every decision legally and in time, and did not
-    crash. ``reason`` says what to fix; ``stderr`` is the bot's captured log.
+    crash. ``reason`` says what to fix; ``stderr`` is the bot's captured log; ``refused``
+    names the system calls the sandbox refused it (the platform flags such a version).
     """
     try:
         load_bot(path, title_id)
@@ -571,11 +606,12 @@ def validate_bot(
     seats = [SeatSpec("process", "candidate", str(path))]
     seats += [SeatSpec("builtin", "random")] * (players - 1)
     outcome = run_match(title, seats, seed=seed, limits=limits, sandbox=sandbox)
-    faults = outcome.faults[0]
+    refused = [f["call"] for f in outcome.faults[0] if f["kind"] == "refused"]
+    faults = [f for f in outcome.faults[0] if f["kind"] != "refused"]
     if not faults:
-        return ValidationReport(True, "", outcome.stderr[0], [])
+        return ValidationReport(True, "", outcome.stderr[0], [], refused)
     return ValidationReport(
-        False, _explain(faults[0], outcome.stderr[0]), outcome.stderr[0], faults
+        False, _explain(faults[0], outcome.stderr[0]), outcome.stderr[0], faults, refused
     )
 
 

@@ -4,11 +4,13 @@ Backends:
 
 ``bwrap``
     bubblewrap with new user, pid, network, ipc, uts and cgroup namespaces (so no network at
-    all, only its own processes visible), a read-only system (``/usr`` and a few files of
-    ``/etc``), the bot's files read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
+    all, only its own processes visible, host-wide ``/proc`` counters hidden), read-only
+    only the system files of the bot's runtime and a few files of ``/etc``, the bot's files
+    read-only at ``/bot``, a private ``/tmp`` of ``tmp_mb``, an
     environment of PATH/HOME/TMPDIR/LANG only, no capabilities, no new user namespaces,
-    ``--die-with-parent`` and ``--new-session``, and a seccomp filter that keeps every
-    process of the bot in that session's group (so pausing the group pauses them all).
+    ``--die-with-parent`` and ``--new-session``, and a default-deny seccomp filter for the
+    bot's runtime (:mod:`workers.seccomp`), which also keeps every process of the bot in
+    that session's group (so pausing the group pauses them all).
     Inside, ``prlimit`` sets the address-space, CPU-seconds, process-count, open-files,
     file-size and core limits before the bot starts; process counts are per user namespace,
     so a fork bomb only exhausts its own sandbox. When the runner is root, bubblewrap itself
@@ -18,37 +20,41 @@ Backends:
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
 
-A Python bot under bubblewrap starts *warm* by default: forked from this process's zygote
-into a sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``);
-``workers/launch.py`` chooses between a warm and a cold start.
+A bot under bubblewrap starts *warm* by default: forked from this process's zygote into a
+sandbox bubblewrap built for it (``workers/warm_start.py``, ``workers/zygote.py``), where a
+Python bot runs in the zygote's interpreter and any other is exec'd; ``workers/launch.py``
+chooses between a warm and a cold start.
 
 Whatever the backend, :meth:`BotProcess.kill` leaves no process of the bot behind: with
-bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace.
+bubblewrap, killing the sandbox's PID-1 makes the kernel kill everything in its namespace,
+and the sandbox's control group (:mod:`workers.cgroups`, where the host has them) is killed
+too. If the runner dies, its watchdog (:mod:`workers.watchdog`) kills its sandboxes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import functools
 import json
+import logging
 import os
 import platform
 import select
 import shutil
 import signal
 import stat
-import struct
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from . import cgroups, seccomp, watchdog
 from .limits import Limits
 from .manifest import BotFiles
 
 BACKENDS = ("bwrap", "none")
+log = logging.getLogger("workers.sandbox")
 SANDBOX_BOT_DIR = "/bot"
 NONE_WARNING = (
     "WARNING: sandbox 'none' runs bot code WITHOUT isolation (no namespaces, full network "
@@ -58,6 +64,16 @@ NONE_WARNING = (
 # Files of /etc a program may need (dynamic linker cache, time zone, alternatives symlinks);
 # nothing else of the host's /etc (users, hosts, credentials) is visible.
 _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives")
+# Host-wide counters in /proc: two sandboxes could signal through them (memory, load, the
+# kernel's key quotas) or learn the host's layout (kernel symbols); each sandbox's /proc
+# otherwise shows only its own processes.
+_HOST_WIDE_PROC = (
+    "key-users", "keys", "kallsyms", "loadavg", "meminfo", "vmstat", "zoneinfo",
+    "buddyinfo", "pagetypeinfo", "slabinfo", "interrupts", "softirqs", "diskstats",
+    "schedstat", "sched_debug", "timer_list", "swaps",
+)  # fmt: skip
+# The warm start's holder: the sandbox's PID 1 when a bot is forked into it.
+HOLDER_COMMAND = "/usr/bin/cat"
 BOT_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "HOME": "/tmp",
@@ -126,6 +142,11 @@ def check_backend(backend: str) -> None:
         raise SandboxError(f"unknown sandbox {backend!r}; use one of {', '.join(BACKENDS)}")
     if _which("prlimit") is None:
         raise SandboxError("prlimit (util-linux) is needed to run bots; install util-linux")
+    if backend == "bwrap" and seccomp.required_but_missing():
+        raise SandboxError(
+            "libseccomp is needed for the bots' system-call filter: apt-get install "
+            "libseccomp2 and pip install 'pyseccomp>=0.1.2,<0.2'"
+        )
     if backend == "bwrap" and _which("bwrap") is None:
         raise SandboxError(
             "bubblewrap is not installed: apt-get install bubblewrap (or `make system-deps`); "
@@ -139,6 +160,17 @@ def check_backend(backend: str) -> None:
                 "user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor "
                 "userns restriction on Ubuntu)"
             )
+
+
+def confinement() -> tuple[str, str]:
+    """(cgroup mode, how bots are confined here in words), which a worker reports at start."""
+    found = cgroups.support()
+    filters = (
+        "a default-deny seccomp filter per runtime"
+        if seccomp.available()
+        else "no seccomp filter (it needs x86-64 and libseccomp)"
+    )
+    return found.mode, f"bubblewrap namespaces, {filters}, {found.describe()}, a watchdog"
 
 
 @functools.cache
@@ -163,18 +195,24 @@ def bot_command(bot: BotFiles, limits: Limits, *, inside: bool) -> list[str]:
     (Setting the limits from the bot's own interpreter, via ``python -c``, was measured
     instead: it costs more CPU than exec'ing ``prlimit``.)
     """
-    entry = f"{SANDBOX_BOT_DIR}/{bot.entry}" if inside else str(bot.entry_path.resolve())
-    # -E -s -S: ignore PYTHON* variables and every site-packages (a bot gets the standard
-    # library and its own files: the script's directory stays on sys.path); -B: /bot is
-    # read-only, so no bytecode is written.
-    run = [bot_python(), "-E", "-s", "-S", "-B", entry] if bot.language == "python" else [entry]
-    if bot.language == "node":
-        run = [bot_node(), entry]
     flags = [
         f"--{name}={soft}" if soft == hard else f"--{name}={soft}:{hard}"
         for name, (soft, hard) in resource_limits(limits).items()
     ]
-    return [_which("prlimit") or "/usr/bin/prlimit", *flags, "--", *run]
+    return [_which("prlimit") or "/usr/bin/prlimit", *flags, "--", *bot_argv(bot, inside=inside)]
+
+
+def bot_argv(bot: BotFiles, *, inside: bool) -> list[str]:
+    """The bot's own command line (its interpreter and entry, or the entry itself)."""
+    entry = f"{SANDBOX_BOT_DIR}/{bot.entry}" if inside else str(bot.entry_path.resolve())
+    if bot.language == "python":
+        # -E -s -S: ignore PYTHON* variables and every site-packages (a bot gets the standard
+        # library and its own files: the script's directory stays on sys.path); -B: /bot is
+        # read-only, so no bytecode is written.
+        return [bot_python(), "-E", "-s", "-S", "-B", entry]
+    if bot.language == "node":
+        return [bot_node(), entry]
+    return [entry]
 
 
 def resource_limits(limits: Limits) -> dict[str, tuple[int, int]]:
@@ -211,15 +249,14 @@ def bwrap_arguments(
         "--die-with-parent",
         "--new-session",
         "--cap-drop", "ALL",
-        *_system_arguments(),
+        *_system_arguments(seccomp.runtime_of(bot.language)),
     ]  # fmt: skip
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    python_prefix = _prefix_outside_usr(bot_python())
-    if python_prefix:
-        args += ["--ro-bind", python_prefix, python_prefix]
+    args += ["--proc", "/proc"]
+    for name in _host_wide_proc():  # unreadable there (a device node where devices are off)
+        args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
     args += [
-        "--proc", "/proc",
         "--dev", "/dev",
         "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
     ]  # fmt: skip
@@ -239,69 +276,75 @@ def bwrap_arguments(
     return args + ["--", *bot_command(bot, limits, inside=True)]
 
 
-# A seccomp filter (classic BPF) that keeps every process of a bot in the session and group
-# bubblewrap made, so pausing that group pauses all of them: setsid() and setpgid() fail
-# with EPERM. x86-64 only; other ABIs on x86-64 (i386, x32) are refused outright.
-_AUDIT_ARCH_X86_64 = 0xC000003E
-_NR_SETPGID, _NR_SETSID = 109, 112
-_RET_ALLOW, _RET_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM
-_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
-_GROUP_FILTER = (
-    (_LD_ABS, 0, 0, 4),  # the architecture
-    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),
-    (_RET, 0, 0, _RET_EPERM),
-    (_LD_ABS, 0, 0, 0),  # the system call number
-    (_JGE, 3, 0, 0x40000000),  # x32
-    (_JEQ, 2, 0, _NR_SETSID),
-    (_JEQ, 1, 0, _NR_SETPGID),
-    (_RET, 0, 0, _RET_ALLOW),
-    (_RET, 0, 0, _RET_EPERM),
-)
+def _seccomp_fd(runtime: str) -> int | None:
+    """A memfd holding ``runtime``'s filter (:mod:`workers.seccomp`), None off x86-64."""
+    return seccomp.memfd(runtime) if seccomp.available() else None
 
 
-def seccomp_program() -> bytes | None:
-    """The filter above as the kernel reads it (None off x86-64)."""
-    if platform.machine() != "x86_64":
-        return None
-    return b"".join(struct.pack("=HBBI", *insn) for insn in _GROUP_FILTER)
-
-
-def _seccomp_fd() -> int | None:
-    """A memfd holding the filter above, for ``bwrap --seccomp`` (None off x86-64)."""
-    program = seccomp_program()
-    if program is None:
-        return None
-    fd = os.memfd_create("arena-seccomp", os.MFD_CLOEXEC)
-    os.write(fd, program)
+def _arguments_fd(arguments: list[str]) -> int:
+    fd = os.memfd_create("arena-bwrap-args", os.MFD_CLOEXEC)
+    os.write(fd, b"".join(a.encode() + b"\0" for a in arguments))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
 
 
-def _system_arguments() -> list[str]:
-    """Read-only /usr, and /bin, /lib... as the host has them (links into /usr, or binds)."""
-    args = ["--ro-bind", "/usr", "/usr"]
+@functools.cache
+def _host_wide_proc() -> list[str]:
+    """The files of :data:`_HOST_WIDE_PROC` this kernel has (bubblewrap cannot mount on a
+    missing one)."""
+    return [name for name in _HOST_WIDE_PROC if os.path.isfile(f"/proc/{name}")]
+
+
+def _system_arguments(runtime: str | None = None) -> list[str]:
+    """What a bot of ``runtime`` sees of the system, read-only (all of /usr when None), and
+    /bin, /lib... as the host has them (links into /usr, or binds)."""
+    args = []
+    for path in _runtime_files(runtime):
+        args += ["--ro-bind", path, path]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name
         if host.is_symlink():
             args += ["--symlink", os.readlink(host), f"/{name}"]
-        elif host.is_dir():
+        elif host.is_dir() and runtime is None:
             args += ["--ro-bind", str(host), f"/{name}"]
     return args
 
 
-def _prefix_outside_usr(python: str) -> str | None:
-    real = Path(python).resolve()
-    if real.is_relative_to("/usr"):
-        return None
-    return str(real.parents[1])
+@functools.cache
+def _runtime_files(runtime: str | None) -> tuple[str, ...]:
+    """The system files a runtime needs: its interpreter (and its standard library), the
+    shared libraries, the time zones, and the sandbox's own tools (``prlimit``, the warm
+    start's holder). Native bots also get /usr/bin, for scripts' tools; no runtime sees the
+    compilers' parts (/usr/lib/gcc, /usr/libexec), headers, or other languages' libraries."""
+    if runtime is None:
+        return ("/usr",)
+    loader = Path(os.path.realpath("/lib64/ld-linux-x86-64.so.2"))
+    libraries = loader.parent if loader.exists() else Path("/usr/lib")
+    files = [str(libraries), "/usr/lib64", "/usr/share/zoneinfo", HOLDER_COMMAND]
+    files.append(_which("prlimit") or "/usr/bin/prlimit")
+    if runtime == "python":
+        python = bot_python()
+        real = Path(python).resolve()
+        prefix = real.parents[1]  # /usr for /usr/bin/python3.11
+        files += [python, str(real), str(prefix / "lib" / real.name)]
+        if not real.is_relative_to("/usr"):
+            files.append(str(prefix))  # ARENA_BOT_PYTHON's own installation
+    elif runtime == "node":
+        node = bot_node()
+        files += [node, str(Path(node).resolve())]
+    else:
+        files += ["/usr/bin", "/usr/sbin"]
+    return tuple(dict.fromkeys(f for f in files if os.path.exists(f)))
 
 
 class BotProcess:
     """One running bot: its pipes, pausing, and a kill that leaves nothing behind."""
 
-    def __init__(self, popen, backend, status_read_fd=None, staging_dir=None):
+    def __init__(self, popen, backend, status_read_fd=None, staging_dir=None, cgroup=None):
         self.popen = popen
         self.backend = backend
+        self.cgroup = cgroup  # a cgroups.SandboxCgroup, or None
+        self._watch_key: str | None = None
         self.stdin = popen.stdin.fileno()
         self.stdout = popen.stdout.fileno()
         self.stderr = popen.stderr.fileno()
@@ -358,6 +401,17 @@ class BotProcess:
                 self._report_text += b"exit 9\n"  # as if killed by SIGKILL
                 continue
             self._report_text += chunk
+
+    def refused_calls(self) -> list[str]:
+        """The system calls the bot's filter refused and its keeper reported, by name, first
+        seen first (warm starts only: with no keeper listening, a cold start's refused calls
+        fail with ENOSYS and nobody hears of them)."""
+        self._warm_status()  # reads what has arrived
+        return [
+            seccomp.call_name(int(line.split()[1]))
+            for line in self._report_text.splitlines()
+            if line.startswith(b"refused ")
+        ]
 
     # -- process ids -------------------------------------------------------------------
 
@@ -437,6 +491,33 @@ class BotProcess:
         children = children_of(init) if init is not None else []
         return children[0] if children else None
 
+    def confine(self, block_write: int | None) -> None:
+        """Once bubblewrap reported the sandbox's PID 1: put it in the sandbox's group and
+        let it go on (``block_write``, where it waits), and have the watchdog kill it if this
+        runner dies."""
+        try:
+            init = self.ns_init_pid()
+            if self.cgroup is not None and init is not None and block_write is not None:
+                try:
+                    self.cgroup.add(init)
+                except OSError as err:  # gone already, or the group is: bounded per process
+                    log.warning("sandbox.cgroup.failed %s", {"error": str(err)})
+        finally:
+            if block_write is not None:
+                with contextlib.suppress(OSError):
+                    os.write(block_write, b"1")
+                os.close(block_write)
+        if init is not None:
+            self._watch_key = f"sandbox-{init}"
+            groups = self.cgroup.directories if self.cgroup is not None else []
+            watchdog.watchdog(bot_python()).watch(
+                self._watch_key, init, self._pid_namespace, groups
+            )
+
+    def oom_kills(self) -> int:
+        """Processes of the sandbox the kernel killed for want of memory (0 without a group)."""
+        return self.cgroup.oom_kills() if self.cgroup is not None else 0
+
     # -- control -----------------------------------------------------------------------
 
     def pause(self) -> None:
@@ -511,6 +592,8 @@ class BotProcess:
             # daemons and sessions that left the bot's group included.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(init, signal.SIGKILL)
+        if self.cgroup is not None:
+            self.cgroup.kill()  # and the group: a warm start's keeper is outside PID 1's reach
         with contextlib.suppress(ProcessLookupError):
             self.popen.kill()
 
@@ -534,18 +617,46 @@ class BotProcess:
         if self._staging_dir is not None:
             shutil.rmtree(self._staging_dir, ignore_errors=True)
             self._staging_dir = None
+        if self._watch_key is not None:
+            keeper = watchdog.watchdog(bot_python())
+            if self.cgroup is not None:  # its groups are removed off the game's path
+                keeper.retire(self._watch_key)
+            else:
+                keeper.forget(self._watch_key)
+            self._watch_key = None
+        elif self.cgroup is not None:
+            self.cgroup.remove()
+        self.cgroup = None
 
 
 def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
-    """bubblewrap running the bot's command, or ``command`` (a warm start's holder)."""
+    """bubblewrap running the bot's command, or ``command`` (a warm start's holder), in a
+    control group of its own where the host has them, watched by this runner's watchdog."""
+    group = _new_cgroup(limits)
     status_read, status_write = os.pipe()
     os.set_blocking(status_read, False)
-    seccomp = _seccomp_fd()
-    passed = (status_write,) if seccomp is None else (status_write, seccomp)
+    # The holder of a warm start runs no bot code: the native filter (its bot loads its own).
+    filter_fd = _seccomp_fd("native" if command else seccomp.runtime_of(bot.language))
+    passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
+    arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command)
+    block_write = None
+    if group is not None and not command:
+        # The sandbox's PID 1 waits (before it starts anything) until it is in the group. (A
+        # warm start's holder stays out: it runs nothing, and its keeper joins the group
+        # before it forks the bot. Each move into a group can wait for an RCU grace period.)
+        block_read, block_write = os.pipe()
+        passed += (block_read,)
+        arguments[1:1] = ["--block-fd", str(block_read)]
+    # Read from a descriptor, not argv: the sandbox's PID 1 is bubblewrap, whose command line
+    # the bot can read in /proc/1/cmdline, and it would name the bot's host path.
+    # (bubblewrap takes options only from there: the command stays on its command line.)
+    split = arguments.index("--")
+    args_fd = _arguments_fd(arguments[1:split])
+    passed += (args_fd,)
     try:
         with spawning_as(uid):
             popen = subprocess.Popen(
-                bwrap_arguments(bot_dir, bot, limits, status_write, seccomp, command),
+                ["bwrap", "--args", str(args_fd), *arguments[split:]],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -558,12 +669,32 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
             )
     except BaseException:
         os.close(status_read)
+        if block_write is not None:
+            os.close(block_write)
+        if group is not None:
+            group.remove()
         raise
     finally:
         for fd in passed:
             os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
-    return BotProcess(popen, "bwrap", status_read, staging)
+    process = BotProcess(popen, "bwrap", status_read, staging, group)
+    try:
+        process.confine(block_write)
+    except BaseException:
+        process.release()
+        raise
+    return process
+
+
+def _new_cgroup(limits: Limits) -> cgroups.SandboxCgroup | None:
+    """A control group for a new sandbox; None where there are none (the worker said so at
+    start) or where making one failed (logged: the sandbox runs, bounded per process)."""
+    try:
+        return cgroups.create(limits.memory_mb, limits.processes)
+    except OSError as err:
+        log.warning("sandbox.cgroup.failed %s", {"error": str(err)})
+        return None
 
 
 @contextlib.contextmanager

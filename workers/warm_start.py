@@ -23,14 +23,16 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import seccomp
 from .sandbox import (
     BOT_ENV,
+    HOLDER_COMMAND,
     SANDBOX_BOT_DIR,
     BotProcess,
     SandboxError,
+    bot_argv,
     bot_python,
     resource_limits,
-    seccomp_program,
     spawning_as,
     start_in_bwrap,
 )
@@ -39,7 +41,7 @@ log = logging.getLogger("workers.sandbox")
 
 # The sandbox's PID 1 (so no process inside can kill it): it echoes the line the runner sends
 # ("the sandbox is built") and then waits on stdin, which the runner holds for the game.
-HOLDER = ["/usr/bin/cat"]
+HOLDER = [HOLDER_COMMAND]
 _WARM_TIMEOUT_S = 10.0
 
 
@@ -50,7 +52,7 @@ class ZygoteError(RuntimeError):
 def enabled() -> bool:
     """Warm starts are on unless ``ARENA_BOT_WARM_START=0``; they need x86-64 (the seccomp
     filter the forked bot installs is written for it)."""
-    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and seccomp_program() is not None
+    return os.environ.get("ARENA_BOT_WARM_START", "1") != "0" and seccomp.available()
 
 
 class Zygote:
@@ -63,7 +65,7 @@ class Zygote:
             with spawning_as(uid):
                 self.popen = subprocess.Popen(
                     [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
-                     seccomp_program().hex(), str(theirs.fileno())],
+                     str(theirs.fileno())],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -155,7 +157,12 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
         report_r, report_w = os.pipe()
+        theirs = [stdin_r, stdout_w, stderr_w, report_w]
         fds = [stdin_w, stdout_r, stderr_r, report_r]
+        if process.cgroup is not None:  # the keeper waits to be moved into the group
+            hold_r, hold_w = os.pipe()
+            theirs.append(hold_r)
+            fds.append(hold_w)
         for fd in fds:
             fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
         request = {
@@ -165,13 +172,25 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
             "cwd": SANDBOX_BOT_DIR,
             "env": dict(BOT_ENV, PWD=SANDBOX_BOT_DIR),  # as bubblewrap's --chdir sets it
             "rlimits": resource_limits(limits),
+            "seccomp": seccomp.program(seccomp.runtime_of(bot.language)).hex(),
+            # Python bots run in the zygote's interpreter; any other is exec'd once confined.
+            "exec": None if bot.language == "python" else bot_argv(bot, inside=True),
         }
         try:
-            zygote.fork_bot(request, [stdin_r, stdout_w, stderr_w, report_w])
+            zygote.fork_bot(request, theirs)
         finally:
-            for fd in (stdin_r, stdout_w, stderr_w, report_w):
+            for fd in theirs:
                 os.close(fd)
-        pid, rest = _read_bot_pid(report_r)
+        rest = b""
+        if process.cgroup is not None:
+            keeper, rest = _read_report(report_r, b"keeper ", rest)
+            try:
+                process.cgroup.add(keeper)
+            finally:
+                fds.remove(hold_w)
+                os.write(hold_w, b"1")  # go on (outside the group if that failed)
+                os.close(hold_w)
+        pid, rest = _read_report(report_r, b"pid ", rest)
         process.attach(stdin_w, stdout_r, stderr_r, report_r, pid, rest)
         process._staging_dir = staging
         return process
@@ -200,17 +219,18 @@ def _wait_for_holder(process: BotProcess) -> None:
         )
 
 
-def _read_bot_pid(report: int) -> tuple[int, bytes]:
-    text = b""
+def _read_report(report: int, expected: bytes, text: bytes) -> tuple[int, bytes]:
+    """The number on the keeper's next report line, which must start with ``expected``
+    (``b"pid "``); ``text`` is what was read before. Returns it and what follows it."""
     deadline = time.monotonic() + _WARM_TIMEOUT_S
     while b"\n" not in text:
         ready, _, _ = select.select([report], [], [], max(0.0, deadline - time.monotonic()))
         chunk = os.read(report, 4096) if ready else b""
         if not chunk:
-            raise ZygoteError("the zygote did not report the bot's pid")
+            raise ZygoteError(f"the zygote did not report the bot's {expected.decode().strip()}")
         text += chunk
     line, _, rest = text.partition(b"\n")
-    if not line.startswith(b"pid "):
+    if not line.startswith(expected):
         raise ZygoteError(line.decode(errors="replace"))
     return int(line.split()[1]), rest
 

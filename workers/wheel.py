@@ -6,7 +6,8 @@ A bot author who has only a kit zip installs it into an empty virtualenv (the si
 Getting started) and plays local games exactly as the servers do: ``python -m workers.play``,
 ``python -m engine``. The wheel holds the whole ``engine`` package and the modules of
 ``workers`` that the local runner imports (never the Celery or Django side), needs nothing but
-the standard library and ``openskill`` (the site's rating model), and its version is :data:`engine.ENGINE_VERSION`, the ``engine_version``
+the standard library, ``openskill`` (the site's rating model) and ``pyseccomp`` (the
+sandbox's system-call filter), and its version is :data:`engine.ENGINE_VERSION`, the ``engine_version``
 every game record carries. It is written by hand (PEP 427: a zip with a ``.dist-info``) so that
 the same checkout always gives the same bytes, without a build backend.
 """
@@ -33,7 +34,11 @@ WORKERS_MODULES = (
     "play",
     "match",
     "protocol",
+    "launch",
     "sandbox",
+    "seccomp",
+    "cgroups",
+    "watchdog",
     "limits",
     "manifest",
     "leaderboard",
@@ -74,6 +79,8 @@ def _metadata() -> dict[str, str]:
             "Requires-Python: >=3.11\n"
             # the site's rating model, for a local round robin's leaderboard
             "Requires-Dist: openskill>=6.2,<7\n"
+            # the sandbox's seccomp filters are generated with libseccomp through it
+            "Requires-Dist: pyseccomp>=0.1.2,<0.2\n"
         ),
         f"{info}/WHEEL": (
             "Wheel-Version: 1.0\nGenerator: workers.wheel\nRoot-Is-Purelib: true\n"

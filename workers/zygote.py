@@ -1,8 +1,8 @@
 """Warm start of Python bots: an interpreter started once, forked into each bot's sandbox.
 
 Not imported by the runner: :mod:`workers.sandbox` runs this file's text with the bots'
-interpreter (``python -E -s -S -B -c <text> SECCOMP_HEX``) as the sandbox user, with a
-``SOCK_SEQPACKET`` control socket at fd 3. It imports what Python bots commonly use, once,
+interpreter (``python -E -s -S -B -c <text> FD``) as the sandbox user, with a
+``SOCK_SEQPACKET`` control socket at fd FD. It imports what Python bots commonly use, once,
 then serves requests. A request names a *holder*: a process bubblewrap started in a fully
 built sandbox for one bot. For each request the zygote forks a *keeper*, which joins every
 namespace of the holder (user, mount, network, IPC, UTS, cgroup, PID) and forks the *bot*
@@ -20,6 +20,7 @@ the sandbox's PID namespace. Why: a Python bot that imports ``json`` costs about
 CPU to start, four times what joining a ready sandbox costs (see ``bench/protocol.py``).
 """
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -27,6 +28,7 @@ import gc
 import json
 import os
 import resource
+import select
 import signal
 import socket
 import struct
@@ -35,10 +37,13 @@ import traceback
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 NS_GET_USERNS = 0xB701
-PR_SET_PDEATHSIG, PR_SET_NAME, PR_SET_SECCOMP, PR_CAPBSET_DROP = 1, 15, 22, 24
+PR_SET_PDEATHSIG, PR_SET_NAME, PR_CAPBSET_DROP = 1, 15, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
-SECCOMP_MODE_FILTER = 2
-SYS_CAPSET = 126  # x86-64 (the runner uses the zygote on x86-64 only)
+SYS_CAPSET, SYS_SECCOMP = 126, 317  # x86-64 (the runner uses the zygote on x86-64 only)
+SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER = 1, 8
+# ioctls of a seccomp listener: _IOWR('!', 0, struct seccomp_notif) and
+# _IOWR('!', 1, struct seccomp_notif_resp)
+NOTIF_RECV, NOTIF_SEND, NOTIF_SIZE = 0xC0502100, 0xC0182101, 80
 CAPABILITY_VERSION_3 = 0x20080522
 # Joined in this order: the user namespace that owns the others first (it grants the
 # capabilities setns needs), the holder's own user namespace last (it may be a child of
@@ -62,20 +67,20 @@ def _prctl(option: int, arg: int = 0, what: str = "prctl") -> None:
     _check(LIBC.prctl(option, ctypes.c_ulong(arg), 0, 0, 0), what)
 
 
-def serve(control: socket.socket, seccomp: bytes) -> None:
+def serve(control: socket.socket) -> None:
     """Fork a keeper for every request until the runner closes the control socket."""
     # Keepers are waited for (not left to the kernel), so that their CPU time and their
     # bots' reach this process's children's times, which the runner's accounting reads.
     signal.signal(signal.SIGCHLD, _reap_keepers)
     control.send(b"ready")
     while True:
-        message, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+        message, fds, _, _ = socket.recv_fds(control, 1 << 16, 5)
         if not message:
             return
         if os.fork() == 0:
             control.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            keep(json.loads(message), fds, seccomp)  # never returns
+            keep(json.loads(message), fds)  # never returns
         for fd in fds:
             os.close(fd)
 
@@ -88,25 +93,77 @@ def _reap_keepers(*_) -> None:
         pass
 
 
-def keep(request: dict, fds: list[int], seccomp: bytes) -> None:
-    """The keeper: join the holder's sandbox, fork the bot there, report its pid and end."""
-    stdin, stdout, stderr, report = fds
+def keep(request: dict, fds: list[int]) -> None:
+    """The keeper: join the holder's sandbox, fork the bot there, report its pid, answer the
+    system calls its filter refuses (reporting each new one), and report its end."""
+    stdin, stdout, stderr, report, *hold = fds
     try:
         _join(request["holder"], request["mnt"])
+        if hold:  # the runner moves this process into the sandbox's cgroup, then says go
+            os.write(report, f"keeper {os.getpid()}\n".encode())
+            os.read(hold[0], 1)
+            os.close(hold[0])
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         bot = os.fork()
         if bot == 0:
             os.close(report)
-            become_bot(request, stdin, stdout, stderr, seccomp)  # never returns
-        _drop_capabilities()  # the keeper only waits from now on
+            ours.close()
+            become_bot(request, stdin, stdout, stderr, theirs)  # never returns
+        theirs.close()
+        _drop_capabilities()  # the keeper only waits and answers from now on
         for fd in (stdin, stdout, stderr):
             os.close(fd)
         os.write(report, f"pid {bot}\n".encode())
-        _, status = os.waitpid(bot, 0)
+        listener = _receive_listener(ours)
+        status = _supervise(bot, listener, report)
         os.write(report, f"exit {status}\n".encode())
     except BaseException:  # noqa: BLE001 - anything: the runner must hear of it
         where = traceback.format_exc(limit=-1).strip().replace("\n", " | ")
         os.write(report, f"error {where}\n".encode())
     os._exit(0)
+
+
+def _receive_listener(channel: socket.socket) -> int | None:
+    """The bot's seccomp listener, sent once its filter is in place (None if it died first)."""
+    _, fds, _, _ = socket.recv_fds(channel, 16, 1)
+    channel.close()
+    return fds[0] if fds else None
+
+
+def _supervise(bot: int, listener: int | None, report: int) -> int:
+    """Until the bot ends: answer EPERM to every call its filter hands over, and report each
+    call's number the first time; returns the bot's wait status."""
+    done = os.pidfd_open(bot)
+    poller = select.poll()
+    poller.register(done, select.POLLIN)
+    if listener is not None:
+        poller.register(listener, select.POLLIN)
+    reported = set()
+    while True:
+        for fd, events in poller.poll():
+            if fd == done:
+                return os.waitpid(bot, 0)[1]
+            if events & (select.POLLHUP | select.POLLERR):
+                poller.unregister(listener)
+                continue
+            number = _refuse(listener)
+            if number is not None and number not in reported:
+                reported.add(number)
+                os.write(report, f"refused {number}\n".encode())
+
+
+def _refuse(listener: int) -> int | None:
+    """Take one notification from the listener and answer it EPERM; its call's number."""
+    notice = bytearray(NOTIF_SIZE)
+    try:
+        fcntl.ioctl(listener, NOTIF_RECV, notice)
+    except OSError:  # the calling thread died meanwhile
+        return None
+    ident, _, _, number = struct.unpack_from("=QIIi", notice)
+    answer = bytearray(struct.pack("=QqiI", ident, 0, -errno.EPERM, 0))
+    with contextlib.suppress(OSError):  # the caller died meanwhile
+        fcntl.ioctl(listener, NOTIF_SEND, answer)
+    return number
 
 
 def _join(holder: int, expected_mnt: str) -> None:
@@ -135,25 +192,33 @@ def _identity(fd: int) -> str:
     return os.readlink(f"/proc/self/fd/{fd}")
 
 
-def become_bot(request: dict, stdin: int, stdout: int, stderr: int, seccomp: bytes) -> None:
-    """In the sandbox: shed every privilege, then run the bot's entry as ``__main__``."""
+def become_bot(request: dict, stdin: int, stdout: int, stderr: int, keeper: socket.socket) -> None:
+    """In the sandbox: shed every privilege, hand the keeper the filter's listener, then run
+    the bot's entry as ``__main__`` (Python) or exec its command (any other runtime)."""
     code = 127
     try:
         os.setsid()  # its own session and group: the runner pauses and kills that group
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL, "PR_SET_PDEATHSIG")
         for target, fd in enumerate((stdin, stdout, stderr)):
             os.dup2(fd, target)
-        os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        kept = keeper.fileno()  # closed once the filter's listener went through it
+        os.closerange(3, kept)
+        os.closerange(kept + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
         for name in RLIMITS:
             soft, hard = request["rlimits"][name]
             resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (soft, hard))
         _drop_capabilities()
         _prctl(PR_SET_NO_NEW_PRIVS, 1, "PR_SET_NO_NEW_PRIVS")
-        _install_seccomp(seccomp)
+        listener = _install_seccomp(bytes.fromhex(request["seccomp"]))
+        socket.send_fds(keeper, [b"listener"], [listener])
+        os.close(listener)
+        keeper.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        if request.get("exec"):
+            os.execve(request["exec"][0], request["exec"], request["env"])
         _show_as(request["entry"])
     except BaseException:  # noqa: BLE001 - a sandbox that is not complete never runs a bot
         traceback.print_exc()
@@ -173,13 +238,20 @@ def _drop_capabilities() -> None:
     _check(LIBC.syscall(SYS_CAPSET, header, data), "capset")
 
 
-def _install_seccomp(program: bytes) -> None:
+def _install_seccomp(program: bytes) -> int:
+    """Load the filter; the listener through which the keeper answers its refused calls."""
+
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
     instructions = ctypes.create_string_buffer(program, len(program))
     fprog = Program(len(program) // 8, ctypes.addressof(instructions))
-    _check(LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+    listener = LIBC.syscall(
+        SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, ctypes.byref(fprog)
+    )
+    if listener < 0:
+        _check(-1, "seccomp")
+    return listener
 
 
 def _show_as(entry: str) -> None:
@@ -245,4 +317,4 @@ if __name__ == "__main__":
     # Everything loaded so far moves to the collector's permanent generation: a bot's
     # collections never walk (and so never write to, copying) the zygote's shared pages.
     gc.freeze()
-    serve(socket.socket(fileno=int(sys.argv[2])), bytes.fromhex(sys.argv[1]))
+    serve(socket.socket(fileno=int(sys.argv[1])))

@@ -7,8 +7,25 @@ worker`` runs with them; they never fire in the web's processes.
 from __future__ import annotations
 
 import gc
+import logging
 
 from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+
+
+@worker_init.connect
+def _report_the_sandbox(sender=None, **kwargs) -> None:
+    """Say in the log and on the staff queue page how this worker confines bots (a cgroup
+    per sandbox or none); a database that cannot be reached yet is no reason not to start."""
+    from django.db import connections
+
+    from arena.games.sandboxes import report_worker_sandbox
+
+    try:
+        report_worker_sandbox(getattr(sender, "hostname", None) or "worker")
+    except Exception:  # noqa: BLE001 - logged; the games still run
+        logging.getLogger("arena.workers").exception("worker.sandbox.unreported")
+    finally:
+        connections.close_all()  # the pool processes forked from here open their own
 
 
 @worker_process_init.connect

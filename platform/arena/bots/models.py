@@ -78,6 +78,9 @@ class BotVersion(models.Model):
     validation_started_at = models.DateTimeField(null=True, blank=True)
     validation_attempts = models.PositiveSmallIntegerField(default=0)
     validated_at = models.DateTimeField(null=True, blank=True)
+    # Why operators should look at this version (its smoke game made system calls the sandbox
+    # refused); it still plays unless they suspend it.
+    review_reason = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         constraints = [
@@ -118,12 +121,13 @@ class BotVersion(models.Model):
         )
         return n == 1
 
-    def finish_validation(self, *, ok: bool, reason: str, stderr: str) -> bool:
+    def finish_validation(self, *, ok: bool, reason: str, stderr: str, review: str = "") -> bool:
         n = BotVersion.objects.filter(pk=self.pk, status=self.Status.VALIDATING).update(
             status=self.Status.READY if ok else self.Status.REJECTED,
             reason=reason,
             validation_stderr=stderr,
             validated_at=timezone.now(),
+            review_reason=review,
         )
         return n == 1
 

@@ -220,6 +220,14 @@ def smoke_game(title: str, path: str) -> ValidationReport:
     )
 
 
+def review_reason(refused: list[str]) -> str:
+    """Why a version whose smoke game made refused system calls is flagged ("" if none)."""
+    if not refused:
+        return ""
+    calls = ", ".join(dict.fromkeys(refused))
+    return f"its smoke game made system calls the sandbox refuses ({calls})"
+
+
 def validate_version(version_id: int) -> BotVersion | None:
     """pending -> validating -> ready | rejected, with the smoke game's reason and stderr
     (:func:`smoke_game`: one game in the sandbox against built-in bots). Returns None when
@@ -228,9 +236,11 @@ def validate_version(version_id: int) -> BotVersion | None:
     if version is None or not version.claim_for_validation():
         log.info("bot.validation.skipped %s", {"version_id": version_id})
         return None
+    review = ""
     try:
         report = smoke_game(version.bot.title, seat_spec(version).path)
         ok, reason, stderr = bool(report.ok), report.reason or "", report.stderr or ""
+        review = review_reason(report.refused)
     except PermanentGameError as err:  # its artifact is missing or damaged in storage
         ok, reason, stderr = False, str(err), ""
     except Exception as err:  # the validator itself broke: say so, and let the owner retry
@@ -241,7 +251,10 @@ def validate_version(version_id: int) -> BotVersion | None:
         ok=ok,
         reason=(reason or ("passed a smoke game" if ok else "failed the smoke game"))[:4000],
         stderr=stderr[-cap:] if cap else "",
+        review=review,
     )
     log.info("bot.validation.finished %s", {"version_id": version_id, "ok": ok})
+    if review:
+        log.warning("bot.validation.flagged %s", {"version_id": version_id, "review": review})
     version.refresh_from_db()
     return version

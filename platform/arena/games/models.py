@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 
 class Game(models.Model):
@@ -500,3 +501,16 @@ class RatingPoint(_GameFilters):
         ]
         # The page reads the points of its bots' versions.
         indexes = [models.Index(fields=["bot_version_id", "title"], name="ratingpoint_version")]
+
+
+class WorkerSandbox(models.Model):
+    """How a worker confines the bots it runs, as it said when it started (shown on the staff
+    queue page; a worker without a cgroup per sandbox bounds memory per process only)."""
+
+    worker = models.CharField(max_length=255, unique=True)  # Celery's node name
+    cgroup = models.CharField(max_length=8)  # "v2" | "v1" | "none"
+    confinement = models.TextField()
+    started_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.worker}: {self.confinement}"

@@ -16,9 +16,10 @@ from django.conf import settings
 from django.db.models import Count, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from arena.bots.models import BotVersion
 from arena.tournaments.models import Tournament
 
-from .models import Game
+from .models import Game, GameSeat, WorkerSandbox
 
 #: Failed games of tournaments no longer running are listed this long after they failed.
 RECENT_FAILURES = timedelta(hours=24)
@@ -51,6 +52,16 @@ class WorkerQueue:
 
 
 @dataclass(frozen=True)
+class SandboxWatch:
+    """What the sandboxes refused or ended lately, and how each worker confines bots."""
+
+    refused_calls: int  # seats of games finished in the last RECENT_FAILURES
+    memory_faults: int
+    flagged_versions: list[dict]  # {"id", "bot", "number", "review_reason"}
+    workers: list[dict]  # {"worker", "cgroup", "confinement", "started_at"}
+
+
+@dataclass(frozen=True)
 class QueueStatus:
     at: datetime
     tournaments: list[TournamentQueue]
@@ -58,6 +69,7 @@ class QueueStatus:
     lease_seconds: int
     sweep_seconds: int
     games_in_flight: int
+    sandbox: SandboxWatch | None = None
 
     @property
     def totals(self) -> dict[str, int]:
@@ -92,6 +104,46 @@ def queue_status(now: datetime | None = None) -> QueueStatus:
         lease_seconds=settings.ARENA_GAME_LEASE_SECONDS,
         sweep_seconds=settings.ARENA_SWEEP_SECONDS,
         games_in_flight=settings.ARENA_GAMES_IN_FLIGHT,
+        sandbox=sandbox_watch(since),
+    )
+
+
+#: Fault kinds that are the sandbox's doing: a refused system call, an out-of-memory kill.
+SANDBOX_FAULTS = ("refused", "memory")
+
+
+def sandbox_watch(since) -> SandboxWatch:
+    """Seats of games finished since ``since`` with refused calls or memory faults (counted
+    from the faulted seats only), versions flagged at validation, and each worker's sandbox."""
+    counts = dict.fromkeys(SANDBOX_FAULTS, 0)
+    faulted = GameSeat.objects.filter(game__finished_at__gte=since, fault_count__gt=0)
+    for faults in faulted.values_list("faults", flat=True).iterator():
+        for kind in {f.get("kind") for f in faults or []} & set(SANDBOX_FAULTS):
+            counts[kind] += 1
+    flagged = (
+        BotVersion.objects.exclude(review_reason="")
+        .exclude(status=BotVersion.Status.WITHDRAWN)
+        .select_related("bot")
+        .order_by("-validated_at")[:50]
+    )
+    return SandboxWatch(
+        refused_calls=counts["refused"],
+        memory_faults=counts["memory"],
+        flagged_versions=[
+            {
+                "id": v.pk,
+                "bot": v.bot.name,
+                "bot_id": v.bot_id,
+                "number": v.number,
+                "review_reason": v.review_reason,
+            }
+            for v in flagged
+        ],
+        workers=list(
+            WorkerSandbox.objects.order_by("-started_at").values(
+                "worker", "cgroup", "confinement", "started_at"
+            )[:50]
+        ),
     )
 
 

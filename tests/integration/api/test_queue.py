@@ -6,10 +6,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from arena.games.models import Game
+from arena.bots.models import BotVersion
+from arena.bots.services import review_reason
+from arena.games.models import Game, GameSeat
+from arena.games.sandboxes import report_worker_sandbox
 from arena.tournaments.models import Tournament
 from tests.factories import make_tournament
 from tests.integration.api.conftest import error_of
+from workers import cgroups
 
 
 @pytest.fixture
@@ -103,3 +107,43 @@ def test_the_queue_page_is_for_staff_and_linked_for_them_alone(client, people, q
         "1",
     ]  # scheduled queued running expired failed finished
     assert 'data-worker="w2:11:bb"' in page and "queue-chart-data" in page
+
+
+def test_the_queue_page_shows_how_each_worker_confines_bots_and_what_sandboxes_refused(
+    client, people, queue, versions, monkeypatch
+):
+    live, _, _ = queue
+    report_worker_sandbox("here@host")  # this machine, as a worker starting on it says
+    monkeypatch.setenv("ARENA_SANDBOX_CGROUP", "none")
+    cgroups.support.cache_clear()
+    try:
+        report_worker_sandbox("bare@host")  # a worker given no cgroup
+    finally:
+        monkeypatch.undo()
+        cgroups.support.cache_clear()
+    game = Game.objects.get(tournament=live, status="finished")
+    refused = {
+        "kind": "refused",
+        "decision": None,
+        "applied": None,
+        "call": "ptrace",
+        "message": "system call ptrace refused by the sandbox (answered EPERM)",
+    }
+    memory = {"kind": "memory", "decision": None, "applied": None, "message": "out of memory"}
+    for seat, faults in enumerate([[refused, refused], [memory]]):
+        GameSeat.objects.create(game=game, seat=seat, bot_version=versions[seat],
+                                faults=faults, fault_count=len(faults))  # fmt: skip
+    BotVersion.objects.filter(pk=versions[0].pk).update(
+        review_reason=review_reason(["ptrace", "keyctl", "ptrace"])
+    )
+    client.force_login(people["bob"])
+    page = client.get("/staff/queue/").content.decode()
+    counts = page.split('id="queue-sandbox-faults"')[1].split("</table>")[0]
+    numbers = [cell.split(">")[-1] for cell in counts.split("</td>") if 'class="num"' in cell]
+    assert numbers == ["1", "1", "1"]  # seats with refused calls, out of memory; flagged
+    assert "its smoke game made system calls the sandbox refuses (ptrace, keyctl)" in page
+    bare = page.split('data-worker="bare@host"')[1].split("</tr>")[0]
+    assert "No cgroup per sandbox" in bare and "ARENA_SANDBOX_CGROUP=none" in bare
+    here = page.split('data-worker="here@host"')[1].split("</tr>")[0]
+    assert "seccomp" in here
+    assert ("No cgroup" in here) == (cgroups.support().mode == "none")

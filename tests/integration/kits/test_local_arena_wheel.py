@@ -48,11 +48,12 @@ def arena_venv(outside):
     ).stdout.strip()  # fmt: skip
     venv = outside / "venv"
     subprocess.run(["python3.11", "-m", "venv", str(venv)], check=True)
-    deps = outside / "deps"  # what the wheel requires (openskill), fetched once by name
+    deps = outside / "deps"  # what the wheel requires, fetched once by name
     subprocess.run(
-        [venv / "bin/pip", "download", "--quiet", "--no-deps", "-d", deps, "openskill>=6.2,<7"],
+        [venv / "bin/pip", "download", "--quiet", "--no-deps", "-d", deps,
+         "openskill>=6.2,<7", "pyseccomp>=0.1.2,<0.2"],
         check=True,
-    )
+    )  # fmt: skip
     subprocess.run(
         [venv / "bin/pip", "install", "--quiet", "--no-index", "--find-links", deps, built],
         check=True,

@@ -5,7 +5,6 @@ recorded with the right kind (or, where the sandbox simply denies the attempt, n
 needed), the other seats are unharmed, nothing leaks out and no process is left.
 """
 
-import contextlib
 import json
 import os
 import secrets
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.support.processes import cmdline, running
 from workers.match import SeatSpec, run_match
 from workers.sandbox import children_of
 
@@ -301,7 +301,7 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
     while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
-    zygotes = [pid for pid in children_of(runner.pid) if b"zygote" in _cmdline(pid)]
+    zygotes = [pid for pid in children_of(runner.pid) if b"zygote" in cmdline(pid)]
     runner.kill()
     runner.wait()
     deadline = time.monotonic() + 10
@@ -309,25 +309,12 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
         time.sleep(0.05)
     # bubblewrap, the sandbox, the bot and the runner's zygote (warm starts) are all gone
     assert bot_processes(f"/bot/{marker}.py") == []
-    while [pid for pid in zygotes if _running(pid)] and time.monotonic() < deadline:
+    while [pid for pid in zygotes if running(pid)] and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [pid for pid in zygotes if _running(pid)] == []
+    assert [pid for pid in zygotes if running(pid)] == []
     # the dead runner's staged copies are swept by the next runner that stages a bot
     play(game_title, "polite_copy", path=_unreadable_copy(private_dir))
     assert list(Path(tempfile.gettempdir()).glob(f"arena-bot-{runner.pid}-*")) == []
-
-
-def _cmdline(pid: int) -> bytes:
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    return b""
-
-
-def _running(pid: int) -> bool:
-    """True while ``pid`` exists and is not a zombie waiting to be reaped."""
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0] != b"Z"
-    return False
 
 
 def _unreadable_copy(directory):

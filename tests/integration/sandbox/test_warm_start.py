@@ -43,7 +43,17 @@ def play_introspect(monkeypatch, start: str):
         while not match.over:
             match.play_one_decision()
         outcome = match.finish()
-    assert outcome.faults == [[], []], outcome.stderr
+    # It tries a new user namespace: refused, and reported where a keeper listens (warm).
+    refused = [
+        {
+            "kind": "refused",
+            "decision": None,
+            "applied": None,
+            "call": "unshare",
+            "message": "system call unshare refused by the sandbox (answered EPERM)",
+        }
+    ]
+    assert outcome.faults == [refused if start == "warm" else []] * 2, outcome.stderr
     assert [t["start"] for t in outcome.timings] == [start, start]
     return [seen_by(text) for text in outcome.stderr], sandboxes
 
@@ -123,9 +133,9 @@ def test_a_zygote_that_fails_to_fork_means_a_cold_start_of_the_same_bot(monkeypa
     monkeypatch.setattr(warm_start, "_ZYGOTE", None)
 
 
-def test_a_bot_in_another_language_always_starts_cold(monkeypatch, private_dir):
+def test_a_bot_in_another_language_starts_warm_and_is_execd_once_confined(monkeypatch, private_dir):
     monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
     shutil.copytree(BOTS / "shell", private_dir / "shell")
     seats = [SeatSpec("process", "sh", str(private_dir / "shell")), SeatSpec("builtin", "random")]
     outcome = run_match(TOY, seats, seed=2, limits=NEIGHBOUR_LIMITS)
-    assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "cold"
+    assert outcome.faults[0] == [] and outcome.timings[0]["start"] == "warm"

@@ -1,0 +1,256 @@
+"""Hostile native and Node.js bots (sources in tests/fixtures/hostile), one attempt each, in
+real games in the real sandbox: each attempt is refused or bounded, and recorded for the
+seat where the sandbox can tell; the game still finishes and the neighbour is unharmed.
+"""
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.processes import cmdline, running
+from tests.support.registered import registered
+from tests.support.toy_title import TOY
+from workers import cgroups
+from workers.match import SeatSpec, run_match, validate_bot
+from workers.sandbox import children_of
+
+from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes
+
+pytestmark = pytest.mark.sandbox
+HOSTILE = REPO / "tests" / "fixtures" / "hostile"
+
+# attempt (what the C bot does) -> the system call the kernel sees
+REFUSED_CALLS = {
+    "ptrace": "ptrace",
+    "process_vm_readv": "process_vm_readv",
+    "add_key": "add_key",
+    "keyctl": "keyctl",
+    "io_uring_setup": "io_uring_setup",
+    "userfaultfd": "userfaultfd",
+    "bpf": "bpf",
+    "perf_event_open": "perf_event_open",
+    "personality": "personality",
+    "unshare": "unshare",
+    "mount": "mount",
+    "socket_vsock": "socket",
+    "socket_netlink": "socket",
+    "prctl_pdeathsig": "prctl",
+}
+
+
+@pytest.fixture(params=["warm", "cold"])
+def start(request, monkeypatch):
+    monkeypatch.setenv("ARENA_BOT_WARM_START", "1" if request.param == "warm" else "0")
+    return request.param
+
+
+@functools.cache
+def _built(source: str) -> Path:
+    """The C bot ``source`` built statically (as the C++ kit builds), once per session."""
+    binary = Path(tempfile.mkdtemp(prefix="arena-hostile-")) / source.removesuffix(".c")
+    subprocess.run(
+        ["gcc", "-static", "-O2", "-o", str(binary), str(HOSTILE / source)],
+        check=True,
+        capture_output=True,
+    )
+    return binary
+
+
+def native_bot(source: str, directory, attempt: str = "", entry: str = "bot"):
+    """A bot directory running the C bot ``source``, making ``attempt``."""
+    directory.mkdir(exist_ok=True)
+    shutil.copy(_built(source), directory / entry)
+    (directory / "bot.json").write_text(
+        json.dumps({"title": "toy", "entry": entry, "language": "executable"})
+    )
+    (directory / "attempt.txt").write_text(attempt + "\n")
+    directory.chmod(0o755)
+    return directory
+
+
+def play(bot, limits=LIMITS, *, survives=True):
+    seats = [
+        SeatSpec("process", "hostile", str(bot)),
+        SeatSpec("process", "polite", str(BOTS / "polite.py"), limits=NEIGHBOUR_LIMITS),
+    ]
+    outcome = run_match(TOY, seats, seed=3, limits=limits)
+    assert outcome.faults[1] == [] and outcome.timings[1]["decisions"] > 0
+    if survives:
+        assert outcome.timings[0]["decisions"] > 0  # the hostile bot went on playing
+    return outcome
+
+
+@pytest.mark.parametrize("attempt", sorted(REFUSED_CALLS))
+def test_a_refused_system_call_fails_and_is_recorded_for_the_seat(attempt, start, private_dir):
+    bot = native_bot("syscalls.c", private_dir / "bot", attempt)
+    outcome = play(bot)
+    call = REFUSED_CALLS[attempt]
+    refused = [f for f in outcome.faults[0] if f["kind"] == "refused"]
+    if start == "warm":  # its keeper answered EPERM and told the runner which call
+        assert f"{attempt}: EPERM" in outcome.stderr[0]
+        assert [f["call"] for f in refused] == [call]
+        assert (
+            refused[0]["message"] == f"system call {call} refused by the sandbox (answered EPERM)"
+        )
+    else:  # nobody listens: the kernel answers ENOSYS, and nothing can be recorded
+        assert f"{attempt}: ENOSYS" in outcome.stderr[0]
+        assert refused == []
+    assert [f for f in outcome.faults[0] if f["kind"] != "refused"] == []
+    assert outcome.seat_status[0] == ("faulted" if start == "warm" else "ok")
+    assert bot_processes(str(bot)) == []
+
+
+def test_validation_passes_a_bot_that_makes_refused_calls_and_names_them(private_dir):
+    bot = native_bot("syscalls.c", private_dir / "bot", "keyctl")
+    with registered(TOY):
+        report = validate_bot("toy", str(bot), limits=NEIGHBOUR_LIMITS)
+    assert report.ok and report.refused == ["keyctl"]
+
+
+@pytest.mark.skipif(cgroups.support().mode == "none", reason="needs a cgroup for sandboxes")
+@pytest.mark.parametrize("how", ["shm", "children", "memfd"])
+def test_memory_beyond_memory_mb_by_any_means_ends_in_a_memory_fault(how, start, private_dir):
+    bot = native_bot("memory.c", private_dir / "bot", how)
+    # files as large as the memfds (64 MB each, of 1.5 GB), and time to fill them
+    limits = LIMITS.replace(bank_ms=10_000, startup_ms=30_000, file_size_mb=64)
+    outcome = play(bot, limits=limits, survives=how == "children")
+    memory = [f for f in outcome.faults[0] if f["kind"] == "memory"]
+    assert len(memory) == 1
+    assert memory[0]["message"].startswith(
+        "out of memory: the sandbox's processes, shared memory, memfds and /tmp together "
+        f"exceeded memory_mb ({LIMITS.memory_mb} MB)"
+    )
+    if how != "children":  # the bot itself held it all: the kernel killed the bot
+        lines = outcome.stderr[0].splitlines()
+        held = [int(line.split()[2]) for line in lines if "holding" in line]
+        assert max(held, default=0) <= LIMITS.memory_mb  # of the 1.5 GB it asked for
+        crash = [f for f in outcome.faults[0] if f["kind"] == "crash"]
+        assert crash and "out of memory" in crash[0]["message"]
+        assert outcome.seat_status[0] == "disqualified"
+    # (the children: the kernel killed them one by one, while the bot played on)
+    assert wait_until(lambda: sandbox_groups() == [], 10)  # the watchdog removes them
+
+
+def sandbox_groups() -> list[str]:
+    """Control groups of sandboxes this test process made, still there."""
+    found = cgroups.support()
+    return [
+        str(path)
+        for parent in set(found.parents.values())
+        for path in Path(parent).glob(f"arena-sandbox-{os.getpid()}-*")
+    ]
+
+
+def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed(
+    start, private_dir
+):
+    marker = f"daemon_{os.getpid()}_{start}"
+    bot = native_bot("daemon.c", private_dir / "bot", entry=marker)
+    manifest = json.loads((bot / "bot.json").read_text())
+    (bot / "bot.json").write_text(json.dumps(manifest | {"title": "citadels"}))
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "workers.play", "--title", "citadels", "--bot", str(bot),
+         "--vs", "random,random,random", "--decision-ms", "60000", "--no-progress"],
+        cwd=REPO, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    # the bot and its daemon are up (the bot never answers), then the runner dies
+    assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
+    watchdogs = [p for p in children_of(runner.pid) if b"watchdog" in cmdline(p)]
+    assert len(watchdogs) == 1
+    runner.kill()
+    runner.wait()
+    assert wait_until(lambda: bot_processes(f"/bot/{marker}") == [], 10)
+    assert wait_until(lambda: not any(running(p) for p in watchdogs), 10)
+    leftovers = [
+        path
+        for parent in set(cgroups.support().parents.values())
+        for path in Path(parent).glob(f"arena-sandbox-{runner.pid}-*")
+    ]
+    assert leftovers == []
+
+
+def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(private_dir, monkeypatch):
+    monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
+    bot = native_bot("daemon.c", private_dir / "bot")
+    outcome = play_one_decision_bot(bot)
+    assert "ptrace PID 1: EPERM" in outcome.stderr[0]
+    assert "clear PDEATHSIG: EPERM" in outcome.stderr[0]
+    calls = sorted(f["call"] for f in outcome.faults[0] if f["kind"] == "refused")
+    assert calls == ["prctl", "ptrace"]
+    assert bot_processes(str(bot)) == []
+    assert wait_until(lambda: sandbox_groups() == [], 10)
+
+
+def play_one_decision_bot(bot):
+    seats = [SeatSpec("process", "hostile", str(bot)), SeatSpec("builtin", "random")]
+    return run_match(TOY, seats, seed=3, limits=LIMITS.replace(max_faults=1))
+
+
+def wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def node_bot(directory, attempt: str):
+    directory.mkdir(exist_ok=True)
+    shutil.copy(HOSTILE / "snoop.js", directory / "bot.js")
+    (directory / "bot.json").write_text(
+        json.dumps({"title": "toy", "entry": "bot.js", "language": "node"})
+    )
+    (directory / "attempt.txt").write_text(attempt + "\n")
+    directory.chmod(0o755)
+    return directory
+
+
+def play_two(bot):
+    """Two seats of the same hostile bot: what each saw, and the game's outcome."""
+    seats = [SeatSpec("process", "snoop", str(bot))] * 2
+    # V8 reserves about 800 MB of address space
+    outcome = run_match(TOY, seats, seed=3, limits=NEIGHBOUR_LIMITS.replace(memory_mb=1024))
+    assert all(t["decisions"] > 0 for t in outcome.timings)
+    return outcome
+
+
+def test_a_node_bot_sees_no_host_wide_counter_no_host_path_and_no_other_seat(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "proc"))
+    for log in outcome.stderr:
+        for name in ("key-users", "loadavg", "meminfo", "kallsyms"):
+            assert f"/proc/{name}: EACCES" in log
+        pid1 = log.split("/proc/1/cmdline: ", 1)[1].splitlines()[0]
+        assert str(private_dir) not in pid1  # warm: the holder (cat); cold: bubblewrap
+        assert pid1.startswith(('"/usr/bin/cat', '"bwrap\\u0000--args'))
+        assert "pids: 1,2\n" in log  # its sandbox's PID 1 and itself: no other seat's bot
+    assert outcome.faults == [[], []]
+
+
+def test_a_node_bot_finds_no_kernel_key_counter_to_share(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "keys"))
+    for log in outcome.stderr:
+        assert "key-users: EACCES" in log and "keys: EACCES" in log
+
+
+def test_a_node_bots_netlink_socket_is_refused_and_recorded(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "netlink"))
+    for seat in (0, 1):
+        assert "interfaces: ERR_SYSTEM_ERROR" in outcome.stderr[seat]
+        calls = [f["call"] for f in outcome.faults[seat] if f["kind"] == "refused"]
+        assert calls == (["socket"] if start == "warm" else [])
+
+
+def test_a_node_bot_finds_no_compiler_to_build_native_code_with(start, private_dir):
+    outcome = play_two(node_bot(private_dir / "bot", "compiler"))
+    for log in outcome.stderr:
+        for compiler in ("cc", "gcc", "g++", "clang", "tcc"):
+            assert f"compiler {compiler}: ENOENT" in log
