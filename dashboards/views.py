@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import plotly
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, QueryDict
 from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -47,9 +47,18 @@ def dashboard(request, name: str):
         "unbalanced": data.get("unbalanced") or [],
         "filters": _filters(sel, fixed_title=page.title is not None),
         "picker": _picker(sel, data) if page.picks_bots else None,
-        "query": request.GET.urlencode(),
+        "query": download_query(request.GET),
     }
     return render(request, "dashboards/page.html", context)
+
+
+def download_query(params: QueryDict) -> str:
+    """The page's filters for its download links, without the fields left at "any": the form
+    sends them empty (``tournament=``, ``option=board=``), which the API refuses as invalid."""
+    kept = QueryDict(mutable=True)
+    for name, values in params.lists():
+        kept.setlist(name, [v for v in values if v and not (name == "option" and v.endswith("="))])
+    return kept.urlencode()
 
 
 def _filters(sel, *, fixed_title: bool) -> dict:

@@ -117,3 +117,22 @@ def test_plotly_js_is_served_from_the_installed_package(client):
 
 def test_the_navigation_links_the_statistics(client):
     assert 'href="/dashboards/"' in client.get("/").content.decode()
+
+
+def download_links(html: str) -> list[str]:
+    return [
+        part.split('"')[0].replace("&amp;", "&")
+        for part in html.split('href="/api/v1/analytics/')[1:]
+    ]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_download_answers_after_the_form_sent_its_empty_fields(client, history, name):
+    # what pressing Show sends with every filter left at "any"
+    form = "tournament=&bot_version=&players=&option=board=&since=&until="
+    html = client.get(f"/dashboards/{name}/?{form}").content.decode()
+    links = download_links(html)
+    assert links and all("tournament=&" not in link for link in links)
+    for link in links:
+        response = client.get(f"/api/v1/analytics/{link}")
+        assert response.status_code == 200, (link, response.content[:200])

@@ -43,6 +43,14 @@ def test_the_tournament_page_shows_progress_and_standings(client, played):
     assert 'id="standings"' in page
 
 
+def test_the_tournament_page_links_its_standings_as_csv(client, played):
+    page = client.get(f"/tournaments/{played.pk}/").content.decode()
+    link = page.split('id="standings-csv" href="')[1].split('"')[0]
+    response = client.get(link)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert b"alice/bot-" in b"".join(response.streaming_content)
+
+
 def test_the_game_page_offers_the_replay_and_only_the_owner_sees_the_log_link(client, played):
     game = played.games.first()
     assert b"stderr</a>" not in client.get(f"/games/{game.pk}/").content
