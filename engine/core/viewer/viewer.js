@@ -91,7 +91,7 @@ var MeepleViewer = (function () {
   /* The decision box is built once and updated in place: a step rewrites only the option
      lines whose text or mark changed, so a long menu costs little to step through. */
   var DECISION_BOX = "<div class='mv-decision'><div class='mv-who'></div>" +
-    "<ol class='mv-options' start='0'></ol>" +
+    "<ol class='mv-options' start='0' tabindex='0' aria-label='Options'></ol>" +
     "<div class='mv-hidden'>Options hidden from this perspective.</div>" +
     "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div></div>";
 
@@ -259,7 +259,7 @@ var MeepleViewer = (function () {
       return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + esc(seat) + "</a>";
     });
     this.q(".mv-marks").innerHTML = html;
-    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul>" + list + "</ul>" : "") +
+    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul tabindex='0'>" + list + "</ul>" : "") +
       (links.length ? "<div class='mv-logs'>" + links.join(" · ") + "</div>" : "");
   };
 
