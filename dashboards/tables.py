@@ -35,7 +35,7 @@ def _seat_outcome(r: dict) -> dict:
     wins = float(r["wins"] or 0)
     return {
         "players": r["players"],
-        "seat": r["seat"] + 1,
+        "seat_number": r["seat"] + 1,  # people count seats from 1
         "games": r["games"],
         "wins": wins,
         **_rate(wins, r["games"]),
@@ -148,7 +148,7 @@ def characters(sel: Selection) -> dict:
         {
             "character": r["subject"],
             "name": names.get(r["subject"], r["subject"]),
-            "seat": r["seat"] + 1,
+            "seat_number": r["seat"] + 1,  # people count seats from 1
             "games": r["games"],
             **_rate(float(r["wins"] or 0), r["games"]),
         }

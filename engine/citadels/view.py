@@ -166,7 +166,8 @@ class _OptionFields(dict):
     def __missing__(self, key: str) -> str:
         option = self.option
         if key == "seat":
-            return f"seat {option.get('seat')}"
+            seat = option.get("seat")
+            return f"seat {seat + 1}" if isinstance(seat, int) else "a seat"  # people count from 1
         if key == "card":
             key = "character" if "character" in option else "district"
         value = option.get(key)

@@ -85,7 +85,7 @@ var MeepleViewer = (function () {
   };
 
   function seatName(ctx, seat) {
-    return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + seat);
+    return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + (seat + 1));
   }
 
   /* The decision box is built once and updated in place: a step rewrites only the option
@@ -191,7 +191,7 @@ var MeepleViewer = (function () {
   function perspectiveLabel(p, data) {
     if (p === "public") return "Public";
     if (p === "all") return "Every hand (game over)";
-    return "As " + (data.seats[Number(p)] || "seat " + p) + " (its observation)";
+    return "As " + (data.seats[Number(p)] || "Seat " + (Number(p) + 1)) + " (its observation)";
   }
 
   Viewer.prototype.track = function (name) {
@@ -256,7 +256,7 @@ var MeepleViewer = (function () {
         esc(m.text) + "</li>";
     }
     var logs = this.data.logs || {}, links = Object.keys(logs).map(function (seat) {
-      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + esc(seat) + "</a>";
+      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + (Number(seat) + 1) + "</a>";
     });
     this.q(".mv-marks").innerHTML = html;
     this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul tabindex='0'>" + list + "</ul>" : "") +

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import Bot
+from arena.web.plots import axis
 
 from . import ladders
 from .forms import parse_options
@@ -87,8 +88,8 @@ def ladder_detail(request, ladder_id: int):
     chart = {
         "data": [_history_trace(ladder, row.bot) for row in rows[:CHART_BOTS]],
         "layout": {
-            "xaxis": {"title": "ladder game"},
-            "yaxis": {"title": "μ − 3σ"},
+            "xaxis": axis("ladder game"),
+            "yaxis": axis("μ − 3σ"),
             "margin": {"t": 20},
             "height": 320,
         },

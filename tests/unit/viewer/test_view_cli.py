@@ -26,7 +26,7 @@ def test_it_reads_a_local_runners_game_file_with_names_and_faults(tmp_path):
     source.write_text(json.dumps(game))
     assert main(["view", str(source), "-o", str(tmp_path / "g.html")]) == 0
     html = (tmp_path / "g.html").read_text()
-    assert "Seat 0 · mine" in html and "slow" in html
+    assert "Seat 1 · mine" in html and "slow" in html
 
 
 def test_a_file_that_is_not_json_is_named_with_its_line(tmp_path, capsys):
