@@ -438,8 +438,17 @@ def seat_label(seat: int, name: str | None = None) -> str:
 
 
 def _seat_names(game: dict, record: dict) -> list[str]:
-    names = game.get("names") if isinstance(game, dict) else None
+    """The seats labelled with the bots' names wherever the file has them: ``names`` (the
+    local runner's game file) or ``bots`` (a line of ``simulate --out``)."""
     players = record.get("players", 0)
-    if isinstance(names, list) and len(names) == players:
+    names = next(
+        (
+            found
+            for found in (game.get(key) for key in ("names", "bots") if isinstance(game, dict))
+            if isinstance(found, list) and all(isinstance(n, str) for n in found)
+        ),
+        None,
+    )
+    if names is not None and len(names) == players:
         return [seat_label(i, n) for i, n in enumerate(names)]
     return [seat_label(i) for i in range(players)]
