@@ -166,13 +166,14 @@ def character_figures(page: dict) -> list[Chart]:
     return [
         ranked("character-win-rate", "Win rate of the seat-games in which it was held",
                "win_rate", ["games_held", "win_rate", "win_rate_low", "win_rate_high",
-                            "improvement_when_held", "pick_rate", "taken_at"],
+                            "improvement_when_held", "adjusted_effect", "pick_rate", "taken_at"],
                "win rate (95 % Wilson interval)", ".1%", ".0%",
                note="The main table: sort it by any column."),
         ranked("character-improvement",
                "Improvement when held: its win rate minus the win rate of seat-games without it",
                "improvement_when_held", ["games_held", "improvement_when_held"],
                "win rate when held minus without", "+.1%", "+.0%"),
+        adjusted_figure(held, games, least),
         ranked("character-pick-rate", "Picked when available (share of the drafts it was offered in)",
                "pick_rate", ["offered", "pick_rate"], "picked when offered", ".1%", ".0%",
                counted="offered"),
@@ -191,6 +192,46 @@ def character_figures(page: dict) -> list[Chart]:
         character_seat_figure(page, games, least),
         score_source_figure(page, games),
     ]  # fmt: skip
+
+
+def adjusted_figure(held: list[dict], games: int, least: int) -> Chart:
+    """Each character's raw improvement beside its skill-adjusted effect, with intervals."""
+    at = [r for r in held if r["adjusted_effect"] is not None]
+    fig = go.Figure()
+    labels = [_label(r) for r in at]
+    fig.add_bar(name="raw: win rate held minus not held", orientation="h", y=labels,
+                x=[r["improvement_when_held"] for r in at], marker_color=GREY)  # fmt: skip
+    fig.add_bar(
+        name="adjusted for the bot versions' strength (95 % interval)",
+        orientation="h",
+        y=labels,
+        x=[r["adjusted_effect"] for r in at],
+        marker_color=[SET_COLOURS[r["set"]] for r in at],
+        error_x={
+            "type": "data",
+            "symmetric": False,
+            "array": [r["adjusted_high"] - r["adjusted_effect"] for r in at],
+            "arrayminus": [r["adjusted_effect"] - r["adjusted_low"] for r in at],
+        },
+        customdata=[[r["games_held"]] for r in at],
+        hovertemplate="%{y}: %{x:+.1%} (held in %{customdata[0]} seat-games)<extra></extra>",
+    )
+    return Chart(
+        "character-adjusted",
+        "Skill-adjusted effect: the change in win rate from holding it, for a bot of fixed strength",
+        games,
+        ["name", "rank", "set", "games_held", "win_rate", "improvement_when_held",
+         "adjusted_effect", "adjusted_low", "adjusted_high"],
+        held,
+        _plot(fig, barmode="group", height=160 + 34 * len(at),
+              xaxis=axis("change in win rate", tickformat="+.0%"),
+              yaxis=axis("character", autorange="reversed", automargin=True)),
+        note="Each bot version (at each player count) is compared with itself: its seat-games "
+        "holding the character against its others (Mantel-Haenszel, docs/analytics.md). Where "
+        "the grey raw bar and the coloured adjusted one differ, who took the character, not "
+        "the character, made the raw number.",
+        table="characters",
+    )  # fmt: skip
 
 
 def character_seat_figure(page: dict, games: int, least: int) -> Chart:
@@ -272,7 +313,7 @@ def crane_figures(page: dict) -> list[Chart]:
     seats = sorted({r["seat_number"] for r in rows})
     lookup = {(r["configuration"], r["players"], r["seat_number"]): r for r in rows}
 
-    labels = [f"{short_configuration(c)} ({p}p, {played[(c, p)]} games)" for c, p in top]
+    labels = [f"{short_configuration(c)} ({p}p, n={played[(c, p)]})" for c, p in top]
     win = rate_heatmap(
         [f"seat {s}" for s in seats], labels,
         [[lookup.get((*k, s)) or {} for s in seats] for k in top], least,
@@ -293,12 +334,15 @@ def crane_figures(page: dict) -> list[Chart]:
         Chart("crane-win-rate",
               f"Win rate by seat per crane configuration: the {len(top)} most played",
               games, ["configuration", "players", "seat_number", "games", "wins", "win_rate",
-                      "win_rate_low", "win_rate_high", "fair", "average_score"], rows,
+                      "win_rate_low", "win_rate_high", "fair", "average_score",
+                      "adjusted_effect", "adjusted_low", "adjusted_high"], rows,
               _plot(win, height=160 + 30 * len(top), xaxis=axis("seat"),
                     yaxis=axis("configuration (players, games)", autorange="reversed",
                                automargin=True)),
               note=CRANE_LEGEND + f" Blank cells: fewer than {least} games"
-              + (f"; {more} less played configurations are in the table only." if more else "."),
+              + (f"; {more} less played configurations are in the table only." if more else ".")
+              + " The table's skill-adjusted effect compares each bot version with itself "
+              "(docs/analytics.md).",
               table="configuration_seats"),
         Chart("crane-scores",
               "Score distribution of the five most played configurations (seats per 10 points)",

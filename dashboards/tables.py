@@ -10,7 +10,7 @@ from pathlib import Path
 import engine
 from engine.core.stats import chi_square_homogeneity, wilson_interval
 
-from . import queries, queries_ratings, tables_ratings
+from . import adjusted, queries, queries_ratings, tables_ratings
 from .queries import Selection
 
 # Seating is called unbalanced when a bot version's seat counts differ by more than this
@@ -117,6 +117,7 @@ def characters(sel: Selection) -> dict:
     held, offered, picks = summaries["held"], summaries["offered"], summaries["pick"]
     suffered = {k: summaries[k] for k in SUFFERED}
     outcomes = {r["subject"]: r for r in queries.fact_outcomes(sel, "held")}
+    effects = adjusted.character_effects(sel)
     rows = []
     for c in citadels_characters():
         name, rounds = c["id"], held.get(c["id"], {}).get("facts", 0)
@@ -140,6 +141,7 @@ def characters(sel: Selection) -> dict:
             **rate,
             "improvement_when_held": rest,
             "points_per_round_held": _float(held.get(name, {}).get("average")),
+            **(effects.get(name) or adjusted.effect([], 0)),
         }
         for kind in SUFFERED:
             row[f"{kind}_rate"] = _ratio(suffered[kind].get(name, {}).get("facts"), rounds)
@@ -165,8 +167,13 @@ def characters(sel: Selection) -> dict:
 def cranes(sel: Selection) -> dict:
     """Per Praga crane configuration: win rate by seat, the score distribution; which crane
     zone each action tile is taken from; score by source for winners and the rest."""
+    effects = adjusted.configuration_effects(sel)
     rows = [
-        {"configuration": r["subject"], **_seat_outcome(r)}
+        {
+            "configuration": r["subject"],
+            **_seat_outcome(r),
+            **(effects.get((r["subject"], r["players"], r["seat"])) or adjusted.effect([], 0)),
+        }
         for r in queries.game_fact_seats(sel, "configuration")
     ]
     scores = [

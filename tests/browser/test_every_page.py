@@ -109,3 +109,20 @@ def test_every_filtered_dashboard_downloads_csv_and_json(browser, live_server): 
             response = page.request.get(link)
             assert response.status == 200, (link, response.text()[:200])
     assert page.problems == []
+
+
+def test_the_organisers_entrant_list_offers_only_the_chosen_titles_versions(
+    browser,  # noqa: F811
+    live_server,
+):
+    site.build(games=16)
+    page = _logged_in(browser, live_server.url, "phone")
+    _open(page, live_server.url + "/tournaments/new/")
+    for title in ("praga", "citadels"):
+        page.select_option("#id_title", title)
+        shown = page.eval_on_selector_all(
+            "input[name=entrants]",
+            "boxes => boxes.filter(b => b.offsetParent).map(b => b.dataset.title)",
+        )
+        assert shown and set(shown) == {title}
+    assert page.problems == []

@@ -57,8 +57,10 @@ COLUMN_NAMES = {
 
 def is_rate(column: str) -> bool:
     """Whether a column holds a share (shown as a percentage)."""
-    return column in ("fair", "improvement_when_held") or column.endswith(
-        ("_rate", "_rate_low", "_rate_high")
+    return (
+        column in ("fair", "improvement_when_held")
+        or column.startswith("adjusted_")
+        or column.endswith(("_rate", "_rate_low", "_rate_high"))
     )
 
 
