@@ -115,3 +115,24 @@ def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client
         assert line in page
     assert f"<dt>Rounds</dt><dd>{stats['rounds']}</dd>" in page
     assert "characters_by_round" not in page  # no raw dump of the statistics
+
+
+def test_my_bots_shows_each_bots_ladder_rank_rating_trend_and_latest_setbacks(client, toy_title):
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    mine = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    assert _play_queued(ladder, 24) == 24  # 3 entrants, 2 seats: mine sits in about 2 of 3
+    client.force_login(alice)
+    page = client.get("/bots/").content.decode()
+    row = page.split('id="my-bots"')[1].split("</table>")[0]
+    place = row.split('class="ladder-place"')[1].split("</div>")[0]
+    assert "Toy ladder" in place and "#" in place and " of " in place and "game" in place
+    assert "▲" in place or "▼" in place  # more than 10 games there: a trend
+    lost = GameSeat.objects.filter(bot_version=mine, rank__gt=1).count()
+    setbacks = page.split('id="setbacks"')[1].split("</table>")[0] if lost else ""
+    assert setbacks.count("<tr>") - 1 == min(lost, 10)
