@@ -136,3 +136,30 @@ def test_my_bots_shows_each_bots_ladder_rank_rating_trend_and_latest_setbacks(cl
     lost = GameSeat.objects.filter(bot_version=mine, rank__gt=1).count()
     setbacks = page.split('id="setbacks"')[1].split("</table>")[0] if lost else ""
     assert setbacks.count("<tr>") - 1 == min(lost, 10)
+
+
+def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    mine = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    rival = ladder.entrants.exclude(bot=mine.bot).first().bot
+    challenge = ladders.create_challenge(
+        requester=alice, ladder=ladder, bot=mine.bot, opponents=[rival], games=2
+    )
+    for _ in range(20):  # the outbox would send the next challenge game after each
+        if not challenge.games.exclude(status="finished").exists():
+            break
+        ladders.top_up(ladder)
+        _play_queued(ladder, 1)
+    html = client.get(f"/ladders/{ladder.pk}/").content.decode()
+    row = html.split('id="challenges"')[1].split("</table>")[0]
+    assert rival.name in row
+    games = list(challenge.games.order_by("number"))
+    won = GameSeat.objects.filter(game__in=games, bot_version=mine, rank=1).count()
+    assert f"won {won} of 2 finished" in row
+    assert all(f'href="{g.get_absolute_url()}"' in row for g in games)
