@@ -13,7 +13,7 @@ from arena.ratings.models import Rating, TitleRating
 from arena.tournaments.models import Entrant
 from arena.web import charts
 
-from . import overview, services
+from . import comparison, overview, services
 from .artifacts import UploadRefused
 from .forms import BotForm, UploadForm, oversize_request
 from .models import Bot, fault_summary
@@ -73,6 +73,7 @@ def bot_detail(request, bot_id: int):
             .order_by("tournament_id", "-id"),
             "title_ratings": TitleRating.objects.filter(bot=bot).select_related("bot_version"),
             "charts": charts.bot_charts(bot),
+            "comparisons": comparison.version_comparisons(bot),
         },
     )
 

@@ -163,3 +163,27 @@ def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
     won = GameSeat.objects.filter(game__in=games, bot_version=mine, rank=1).count()
     assert f"won {won} of 2 finished" in row
     assert all(f'href="{g.get_absolute_url()}"' in row for g in games)
+
+
+def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(client, toy_title):
+    from arena.bots.services import add_builtin_version
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    first = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    _play_queued(ladder, 6)
+    second = add_builtin_version(bot=first.bot, builtin_name="random")
+    ladders.join_ladders(second)
+    for _ in range(12):  # the games queued before it joined go first
+        ladders.top_up(ladder)
+        _play_queued(ladder, 1)
+    html = client.get(f"/bots/{first.bot.pk}/").content.decode()
+    section = html.split("Did the new version help?")[1].split("<h2>")[0]
+    assert "v2 beside v1" in section and "Toy ladder" in section
+    rows = section.split('class="version-comparison"')[1].split("</table>")[0]
+    assert "v2 (new)" in rows and "v1 (before)" in rows and "%" in rows
+    assert 'class="head-to-head"' in section
