@@ -21,12 +21,13 @@ ZONE_COLOURS = {"red": "#c0392b", "green": "#27ae60", "blue": "#2e86c1"}
 # The cranes page draws the configurations with the most games, at most this many.
 TOP_CONFIGURATIONS = 12
 # A crane configuration's tiles, abbreviated (the legend under the chart says so).
-ACTIONS = {"building": "B", "upgrade": "U", "wall": "W"}
-RESOURCES = {"quarries": "q", "road": "r", "mines": "m"}
+ACTIONS = {"building": "b", "upgrade": "u", "wall": "w", "quarries": "q", "road": "r",
+           "mines": "m"}  # fmt: skip
 CRANE_LEGEND = (
-    "A configuration is written as its crane side, then its six action tiles in order: "
-    "B build a building, U upgrade, W build a wall, each with q manage quarries, r build the "
-    "King's Road, m manage mines (so Bq is Build a building / Manage quarries)."
+    "A configuration is written as its crane side, then its six action tiles in order, each "
+    "as its two actions, the first in capitals: b build a building, u upgrade, w build a wall, "
+    "q manage quarries, r build the King's Road, m manage mines (so Bq is Build a building / "
+    "Manage quarries)."
 )
 
 
@@ -255,12 +256,12 @@ def character_seat_figure(page: dict, games: int, least: int) -> Chart:
     return Chart("character-seat", f"{title}, {page['players']} players", games, columns, cells,
                  _plot(heat, height=140 + 26 * len(names), xaxis=axis("seat"),
                        yaxis=axis("character", autorange="reversed", automargin=True)),
-                 note=f"Blank cells: fewer than {least} seat-games.", table="character_seats")  # fmt: skip
+                 note=f"Grey cells: fewer than {least} seat-games.", table="character_seats")  # fmt: skip
 
 
 def rate_heatmap(x: list[str], y: list[str], cells: list[list[dict]], least: int) -> go.Figure:
     """Win rates (``cells`` rows of {"win_rate", "games"}) as a heatmap whose every cell says
-    its rate and games; a cell on fewer than ``least`` games is left blank but for its count."""
+    its rate and games; a cell on fewer than ``least`` games is grey with only its count."""
 
     def enough(cell):
         return cell.get("games", 0) >= least
@@ -271,20 +272,31 @@ def rate_heatmap(x: list[str], y: list[str], cells: list[list[dict]], least: int
         rate = f"{cell['win_rate']:.0%}<br>" if enough(cell) else ""
         return f"{rate}n={cell['games']}"
 
-    return go.Figure(
-        go.Heatmap(
-            x=x,
-            y=y,
-            z=[[c.get("win_rate") if enough(c) else None for c in row] for row in cells],
-            text=[[text(c) for c in row] for row in cells],
-            texttemplate="%{text}",
-            hovertemplate="%{y}, %{x}: %{text}<extra></extra>",
-            colorscale="RdBu",
-            zmin=0,
-            zmax=1,
-            colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
-        )
+    # Two layers: the cells too thin to read, grey with their count, under the rates.
+    fig = go.Figure()
+    fig.add_heatmap(
+        x=x,
+        y=y,
+        z=[[0 if c and not enough(c) else None for c in row] for row in cells],
+        text=[[text(c) for c in row] for row in cells],
+        texttemplate="%{text}",
+        colorscale=[[0, GREY], [1, GREY]],
+        showscale=False,
+        hovertemplate="%{y}, %{x}: %{text}, too few to read<extra></extra>",
     )
+    fig.add_heatmap(
+        x=x,
+        y=y,
+        z=[[c.get("win_rate") if enough(c) else None for c in row] for row in cells],
+        text=[[text(c) for c in row] for row in cells],
+        texttemplate="%{text}",
+        hovertemplate="%{y}, %{x}: %{text}<extra></extra>",
+        colorscale="RdBu",
+        zmin=0,
+        zmax=1,
+        colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
+    )
+    return fig
 
 
 # -- Praga crane configurations ----------------------------------------------------------
@@ -295,8 +307,8 @@ def short_configuration(name: str) -> str:
     side, _, tiles = name.partition(":")
     short = []
     for tile in tiles.split("-"):
-        action, _, resource = tile.partition("/")
-        short.append(ACTIONS.get(action, action) + RESOURCES.get(resource, resource))
+        first, _, second = tile.partition("/")
+        short.append(ACTIONS.get(first, first).upper() + ACTIONS.get(second, second))
     return f"{side}: {' '.join(short)}" if tiles else name
 
 
@@ -339,7 +351,7 @@ def crane_figures(page: dict) -> list[Chart]:
               _plot(win, height=160 + 30 * len(top), xaxis=axis("seat"),
                     yaxis=axis("configuration (players, games)", autorange="reversed",
                                automargin=True)),
-              note=CRANE_LEGEND + f" Blank cells: fewer than {least} games"
+              note=CRANE_LEGEND + f" Grey cells: fewer than {least} games"
               + (f"; {more} less played configurations are in the table only." if more else ".")
               + " The table's skill-adjusted effect compares each bot version with itself "
               "(docs/analytics.md).",
