@@ -167,7 +167,8 @@ def character_figures(page: dict) -> list[Chart]:
     return [
         ranked("character-win-rate", "Win rate of the seat-games in which it was held",
                "win_rate", ["games_held", "win_rate", "win_rate_low", "win_rate_high",
-                            "improvement_when_held", "adjusted_effect", "pick_rate", "taken_at"],
+                            "improvement_when_held", "adjusted_effect", "pick_rate", "taken_at",
+                            "last_seen_at"],
                "win rate (95 % Wilson interval)", ".1%", ".0%",
                note="The main table: sort it by any column."),
         ranked("character-improvement",
@@ -181,6 +182,12 @@ def character_figures(page: dict) -> list[Chart]:
         ranked("character-taken-at", "Taken at: average pick position (1 = chose first)",
                "taken_at", ["rounds_held", "taken_at"], "pick position", ".2f",
                counted="rounds_held"),
+        ranked("character-last-seen-at",
+               "Last seen at: the latest pick position at which it was still offered, on average",
+               "last_seen_at", ["offered", "last_seen_at"], "pick position", ".2f",
+               counted="offered",
+               note="Late means the earlier pickers passed it over (17lands' average last seen "
+               "at); beside \"taken at\" it says whether it is taken when it could be."),
         ranked("character-points", "Points gained in the rounds it was held (districts built in its turn)",
                "points_per_round_held", ["rounds_held", "points_per_round_held"],
                "points a round held", ".2f", counted="rounds_held"),

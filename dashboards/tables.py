@@ -111,7 +111,7 @@ def characters(sel: Selection) -> dict:
     summaries = {
         kind: {r["subject"]: r for r in rows}
         for kind, rows in queries.fact_summaries(
-            sel, ("held", "offered", "pick", *SUFFERED)
+            sel, ("held", "offered", "pick", "last_seen", *SUFFERED)
         ).items()
     }
     held, offered, picks = summaries["held"], summaries["offered"], summaries["pick"]
@@ -136,6 +136,7 @@ def characters(sel: Selection) -> dict:
                 offered.get(name, {}).get("total"), offered.get(name, {}).get("facts")
             ),
             "taken_at": _float(picks.get(name, {}).get("average")),
+            "last_seen_at": _float(summaries["last_seen"].get(name, {}).get("average")),
             "rounds_held": rounds,
             "games_held": games,
             **rate,
