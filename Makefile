@@ -37,11 +37,13 @@ test-deps:
 	  else echo "Install the Debian packages$$missing: the tests run Node.js and tini and build C++"; exit 1; fi; fi
 
 # The platform demo on embedded defaults (SQLite, filesystem broker): migrate, seed, then a
-# worker plays the demo tournaments while the site serves http://127.0.0.1:8000 (Ctrl-C stops all).
+# worker plays the demo tournaments while the site serves http://127.0.0.1:$(PORT) (Ctrl-C stops
+# all). Another port: make demo PORT=8001 (or PORT in the environment).
+PORT ?= 8000
 demo: setup sandbox-deps
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
-	$(PY) manage.py run_demo
+	$(PY) manage.py run_demo --addr 127.0.0.1:$(PORT)
 
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q

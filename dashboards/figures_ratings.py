@@ -7,10 +7,15 @@ import plotly.colors
 import plotly.graph_objects as go
 
 from arena.games.totals import RATING_BLOCK
-
-from .figures import Figure, _plot
+from arena.web.plots import LAYOUT, Chart, axis, figure_dict
 
 BAND_OPACITY = 0.12
+
+
+def _plot(fig: go.Figure, **layout) -> dict:
+    return figure_dict(fig, LAYOUT, **layout)
+
+
 PALETTE = plotly.colors.qualitative.Plotly  # #rrggbb colours
 
 
@@ -61,7 +66,7 @@ def version_marker_trace(fig: go.Figure, changes: list[dict], x: str = "game_ind
         )
 
 
-def ratings_figures(page: dict) -> list[Figure]:
+def ratings_figures(page: dict) -> list[Chart]:
     games = page["games"]
     history = page["rating_history"]
     series: dict[str, list[dict]] = {}
@@ -94,55 +99,59 @@ def ratings_figures(page: dict) -> list[Figure]:
     faulted = page["faults"]
     faults.add_bar(
         name="fault rate",
-        x=[f"{r['bot']} v{r['version']}" for r in faulted],
-        y=[r["fault_rate"] for r in faulted],
-        error_y={
+        orientation="h",  # bot names read beside their bars
+        y=[f"{r['bot']} v{r['version']}" for r in faulted],
+        x=[r["fault_rate"] for r in faulted],
+        error_x={
             "type": "data",
             "symmetric": False,
             "array": [r["fault_rate_high"] - r["fault_rate"] for r in faulted],
             "arrayminus": [r["fault_rate"] - r["fault_rate_low"] for r in faulted],
         },
         customdata=[[r["faulted"], r["seat_games"]] for r in faulted],
-        hovertemplate="%{x}: %{customdata[0]} of %{customdata[1]} seat-games<extra></extra>",
+        hovertemplate="%{y}: %{customdata[0]} of %{customdata[1]} seat-games<extra></extra>",
     )
     drawn_games = len({r["game_id"] for r in history})
     met = page["head_to_head_games"]
     return [
-        Figure("rating-history", "Rating (μ − 3σ) over games, with its μ ± 3σ band; "
-               "triangles mark a new version's first game", drawn_games, "rating_history",
-               ["bot", "version", "tournament_id", "game_index", "games", "game_id",
-                "finished_at", "mu", "sigma", "ordinal", "band_low", "band_high"], history,
-               _plot(rating, xaxis={"title": "the bot's rated games, in the order they finished"},
-                     yaxis={"title": "μ − 3σ"}, height=460),
-               note="Ratings are per tournament: a bot in several tournaments of the selection "
-               "has several ratings, drawn one after the other. Choose a tournament for one. "
-               + ("A point is the rating after each rated game (a bot filter is set)."
-                  if page.get("rating_points") == "games" else
-                  f"A point is the rating after the last game of a run of up to {RATING_BLOCK} "
-                  "of one rating's games within a day (a rating's first game is a point of its "
-                  "own; \"games\" in the table says how many), so a new version's marker is "
-                  "at its first game; filter by a bot to see every game.")),
-        Figure("head-to-head", "Head to head: how often the row's bot finished above the "
-               "column's (a level finish counts half; numbers are the games they met in)", met,
-               "head_to_head", ["bot_a", "bot_b", "games", "pairs", "above", "level",
-                                "above_rate", "above_rate_low", "above_rate_high"], cells,
-               _plot(heat, height=520, xaxis={"type": "category"}, yaxis={"type": "category"})),
-        Figure("score-distribution", "Final scores (seats per bin of points)", games,
-               "score_distribution", ["players", "from", "to", "seats"],
-               page["score_distribution"],
-               _plot(scores, barmode="overlay", xaxis={"title": "points"}, yaxis={"title": "seats"})),
-        Figure("game-lengths", "Game length (games per bin of actions taken)", games,
-               "game_lengths", ["players", "from", "to", "games", "average_seconds"],
-               page["game_lengths"],
-               _plot(lengths, barmode="overlay", xaxis={"title": "actions"},
-                     yaxis={"title": "games"}),
-               note="Length is the number of actions the record holds, the same measure for "
-               "every title; average_seconds is the match's wall time."),
-        Figure("fault-rates", "Fault rate per bot version (seat-games with a fault; 95 % "
-               "Wilson interval)", games, "faults",
-               ["bot", "version", "seat_games", "faulted", "disqualified", "faults",
-                "fault_rate", "fault_rate_low", "fault_rate_high"], faulted,
-               _plot(faults, yaxis={"tickformat": ".0%", "title": "fault rate"})),
+        Chart("rating-history", "Rating (μ − 3σ) over games, with its μ ± 3σ band; "
+              "triangles mark a new version's first game", drawn_games,
+              ["bot", "version", "tournament_id", "game_index", "games", "game_id",
+               "finished_at", "mu", "sigma", "ordinal", "band_low", "band_high"], history,
+              _plot(rating, xaxis=axis("the bot's rated games, in the order they finished"),
+                    yaxis=axis("μ − 3σ"), height=460),
+              note="Ratings are per tournament: a bot in several tournaments of the selection "
+              "has several ratings, drawn one after the other. Choose a tournament for one. "
+              + ("A point is the rating after each rated game (a bot filter is set)."
+                 if page.get("rating_points") == "games" else
+                 f"A point is the rating after the last game of a run of up to {RATING_BLOCK} "
+                 "of one rating's games within a day (a rating's first game is a point of its "
+                 "own; \"games\" in the table says how many), so a new version's marker is "
+                 "at its first game; filter by a bot to see every game."),
+              table="rating_history"),
+        Chart("head-to-head", "Head to head: how often the row's bot finished above the "
+              "column's (a level finish counts half; numbers are the games they met in)", met,
+              ["bot_a", "bot_b", "games", "pairs", "above", "level",
+               "above_rate", "above_rate_low", "above_rate_high"], cells,
+              _plot(heat, height=520, xaxis=axis("the column's bot", type="category"),
+                    yaxis=axis("the row's bot", type="category", automargin=True)),
+              table="head_to_head"),
+        Chart("score-distribution", "Final scores (seats per bin of points)", games,
+              ["players", "from", "to", "seats"], page["score_distribution"],
+              _plot(scores, barmode="overlay", xaxis=axis("points"), yaxis=axis("seats")),
+              table="score_distribution"),
+        Chart("game-lengths", "Game length (games per bin of actions taken)", games,
+              ["players", "from", "to", "games", "average_seconds"], page["game_lengths"],
+              _plot(lengths, barmode="overlay", xaxis=axis("actions"), yaxis=axis("games")),
+              note="Length is the number of actions the record holds, the same measure for "
+              "every title; average seconds is the match's wall time.", table="game_lengths"),
+        Chart("fault-rates", "Fault rate per bot version (seat-games with a fault; 95 % "
+              "Wilson interval)", games,
+              ["bot", "version", "seat_games", "faulted", "disqualified", "faults",
+               "fault_rate", "fault_rate_low", "fault_rate_high"], faulted,
+              _plot(faults, height=160 + 24 * len(faulted), xaxis=axis("fault rate", tickformat=".0%"),
+                    yaxis=axis("bot version", automargin=True)),
+              table="faults"),
     ]  # fmt: skip
 
 

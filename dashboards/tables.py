@@ -10,7 +10,7 @@ from pathlib import Path
 import engine
 from engine.core.stats import chi_square_homogeneity, wilson_interval
 
-from . import queries, queries_ratings, tables_ratings
+from . import adjusted, queries, queries_ratings, tables_ratings
 from .pages import PAGES
 from .queries import Selection
 
@@ -36,7 +36,7 @@ def _seat_outcome(r: dict) -> dict:
     wins = float(r["wins"] or 0)
     return {
         "players": r["players"],
-        "seat": r["seat"] + 1,
+        "seat_number": r["seat"] + 1,  # people count seats from 1
         "games": r["games"],
         "wins": wins,
         **_rate(wins, r["games"]),
@@ -112,12 +112,13 @@ def characters(sel: Selection) -> dict:
     summaries = {
         kind: {r["subject"]: r for r in rows}
         for kind, rows in queries.fact_summaries(
-            sel, ("held", "offered", "pick", *SUFFERED)
+            sel, ("held", "offered", "pick", "last_seen", *SUFFERED)
         ).items()
     }
     held, offered, picks = summaries["held"], summaries["offered"], summaries["pick"]
     suffered = {k: summaries[k] for k in SUFFERED}
     outcomes = {r["subject"]: r for r in queries.fact_outcomes(sel, "held")}
+    effects = adjusted.character_effects(sel)
     rows = []
     for c in citadels_characters():
         name, rounds = c["id"], held.get(c["id"], {}).get("facts", 0)
@@ -136,11 +137,13 @@ def characters(sel: Selection) -> dict:
                 offered.get(name, {}).get("total"), offered.get(name, {}).get("facts")
             ),
             "taken_at": _float(picks.get(name, {}).get("average")),
+            "last_seen_at": _float(summaries["last_seen"].get(name, {}).get("average")),
             "rounds_held": rounds,
             "games_held": games,
             **rate,
             "improvement_when_held": rest,
             "points_per_round_held": _float(held.get(name, {}).get("average")),
+            **(effects.get(name) or adjusted.effect([], 0)),
         }
         for kind in SUFFERED:
             row[f"{kind}_rate"] = _ratio(suffered[kind].get(name, {}).get("facts"), rounds)
@@ -149,7 +152,7 @@ def characters(sel: Selection) -> dict:
         {
             "character": r["subject"],
             "name": names.get(r["subject"], r["subject"]),
-            "seat": r["seat"] + 1,
+            "seat_number": r["seat"] + 1,  # people count seats from 1
             "games": r["games"],
             **_rate(float(r["wins"] or 0), r["games"]),
         }
@@ -166,8 +169,13 @@ def characters(sel: Selection) -> dict:
 def cranes(sel: Selection) -> dict:
     """Per Praga crane configuration: win rate by seat, the score distribution; which crane
     zone each action tile is taken from; score by source for winners and the rest."""
+    effects = adjusted.configuration_effects(sel)
     rows = [
-        {"configuration": r["subject"], **_seat_outcome(r)}
+        {
+            "configuration": r["subject"],
+            **_seat_outcome(r),
+            **(effects.get((r["subject"], r["players"], r["seat"])) or adjusted.effect([], 0)),
+        }
         for r in queries.game_fact_seats(sel, "configuration")
     ]
     scores = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import plotly
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, QueryDict
 from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 import engine
 from arena.bots.models import Bot, BotVersion
 from arena.tournaments.models import Tournament
+from arena.web.plots import MIN_GAMES
 
 from . import figures, figures_ratings, tables
 from .pages import PAGES
@@ -44,7 +45,7 @@ def dashboard(request, name: str):
     except SelectionError as error:
         context = {"page": page, "pages": PAGES.values(), "error": str(error)}
         return render(request, "dashboards/page.html", context, status=400)
-    data = tables.page(name, sel)
+    data = {**tables.page(name, sel), "players": sel.players, "min_games": _min_games(request)}
     context = {
         "page": page,
         "pages": PAGES.values(),
@@ -54,9 +55,24 @@ def dashboard(request, name: str):
         "unbalanced": data.get("unbalanced") or [],
         "filters": _filters(sel, fixed_title=page.title is not None),
         "picker": _picker(sel, data) if page.picks_bots else None,
-        "query": request.GET.urlencode(),
+        "query": download_query(request.GET),
     }
     return render(request, "dashboards/page.html", context)
+
+
+def _min_games(request) -> int:
+    """The page's minimum sample (``min_games``): fewer games than this are greyed."""
+    value = request.GET.get("min_games", "")
+    return int(value) if value.isdigit() else MIN_GAMES
+
+
+def download_query(params: QueryDict) -> str:
+    """The page's filters for its download links, without the fields left at "any": the form
+    sends them empty (``tournament=``, ``option=board=``), which the API refuses as invalid."""
+    kept = QueryDict(mutable=True)
+    for name, values in params.lists():
+        kept.setlist(name, [v for v in values if v and not (name == "option" and v.endswith("="))])
+    return kept.urlencode()
 
 
 def _filters(sel, *, fixed_title: bool) -> dict:
@@ -75,7 +91,9 @@ def _filters(sel, *, fixed_title: bool) -> dict:
     return {
         "titles": [] if fixed_title else engine.titles(),
         "tournaments": Tournament.objects.filter(title=sel.title).order_by("-id")[:200],
+        # a rejected version never played: nothing to filter by
         "versions": BotVersion.objects.filter(bot__title=sel.title)
+        .exclude(status=BotVersion.Status.REJECTED)
         .select_related("bot")
         .order_by("bot__name", "number")[:500],
         "players": list(range(title.min_players, title.max_players + 1)),
@@ -96,6 +114,7 @@ def _picker(sel, data: dict) -> list[dict]:
             "seat_games": played.get(b.pk, {}).get("seat_games", 0),
         }  # fmt: skip
         for b in bots
+        if b.pk in played  # a bot with no game in the selection has nothing to show
     ]
     return sorted(choices, key=lambda c: -c["seat_games"])
 

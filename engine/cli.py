@@ -212,7 +212,8 @@ class League:
         self.decisions += game["decisions"]
         for seat, name in enumerate(game["bots"]):
             self.by_bot.setdefault(name, Tally(name)).add(game["result"], seat)
-            self.by_seat.setdefault(seat, Tally(str(seat))).add(game["result"], seat)
+            # people count seats from 1
+            self.by_seat.setdefault(seat, Tally(str(seat + 1))).add(game["result"], seat)
 
     def report(self, title_name: str, options: dict) -> str:
         lines = [

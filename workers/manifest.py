@@ -75,7 +75,7 @@ def conventional_entry(top_level: Iterable[str]) -> tuple[str, str]:
         raise BotSpecError(
             f"there is no {MANIFEST} and none of {expected_entries()} at the top level; add "
             f'your entry file, or a {MANIFEST} such as {{"title": "citadels", "entry": '
-            '"bot.py"}} naming it (see docs/bot-protocol.md)'
+            '"bot.py"} naming it (see docs/bot-protocol.md)'
         )
     if len(found) > 1:
         raise BotSpecError(

@@ -13,7 +13,8 @@ could choose; value 1 if it took it: how many it could choose from is the number
 that suffered it), ``built`` / ``destroyed`` (subject: district; value: its points),
 ``gold`` and ``points`` (subject ``round``; value: the seat's net change over the round),
 ``face_up`` (per round, no seat: a character discarded face up), ``score`` (per seat, per
-source of the final score).
+source of the final score), ``last_seen`` (per round and character offered: value, the latest
+pick position at which it was still offered; seat, the seat offered it then).
 """
 
 from __future__ import annotations
@@ -59,19 +60,30 @@ def _step_through(state) -> tuple[list[Fact], dict[int, list[int]]]:
     found: list[Fact] = []
     starts: dict[int, list[int]] = {}
     rnd, position, in_draft = 0, 0, False
+    seen: dict[str, tuple[int, int]] = {}  # this round: character -> (position, seat) last offered
     for action in state.actions():
         decision = replay.decision()
         if decision.kind in DRAFT_KINDS:
             if not in_draft:
+                found += _last_seen(seen, rnd)
                 rnd, position, in_draft = rnd + 1, 0, True
                 starts[rnd] = replay.observation(decision.seat)["gold"]
             if decision.kind == "draft_pick":
                 position += 1
                 found += _pick(decision.seat, rnd, position, decision.options, action)
+                seen.update((o["character"], (position, decision.seat)) for o in decision.options)
         else:
             in_draft = False
         replay.apply(action)
-    return found, starts
+    return found + _last_seen(seen, rnd), starts
+
+
+def _last_seen(seen: dict[str, tuple[int, int]], rnd: int) -> list[Fact]:
+    """A round's ``last_seen`` facts (value: the latest pick position at which the character
+    was still offered; seat: the seat offered it then), emptying ``seen`` for the next."""
+    facts = [Fact("last_seen", c, pos, seat=seat, step=rnd) for c, (pos, seat) in seen.items()]
+    seen.clear()
+    return facts
 
 
 def _pick(seat: int, rnd: int, position: int, options: list[dict], taken: dict) -> list[Fact]:

@@ -104,7 +104,8 @@
         "<h4>" + (t.crown === s ? "<span title='crown 皇冠' class='cd-crown'>♛</span> " : "") + e(ctx.seatName(s)) +
         (t.completed[s] ? " <span title='completed city'>(city complete)</span>" : "") + "</h4>" +
         "<div class='mv-facts'>gold <b class='cd-gold'>" + e(t.gold[s]) + "</b> · hand <b class='cd-hand-size'>" + e(t.hand_sizes[s]) +
-        "</b> · districts <b class='cd-city-size'>" + city.length + "</b>" + (t.museum[s] ? " · museum " + t.museum[s] : "") + "</div>" +
+        "</b> · districts <b class='cd-city-size'>" + city.length + "</b>" + (t.museum[s] ? " · museum " + t.museum[s] : "") +
+        (frame.scores && !frame.result ? " · score now <b class='cd-running-score'>" + e(frame.scores[s]) + "</b>" : "") + "</div>" +
         "<div class='mv-facts cd-characters'>" +
         (revealed.length ? "revealed: " + revealed.map(function (x) { return e(c.ch(x)); }).join(", ") : "") +
         (held.length ? (revealed.length ? " · " : "") + "holds: " + held.map(function (x) { return e(c.ch(x)); }).join(", ") : "") + "</div>",

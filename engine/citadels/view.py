@@ -1,7 +1,8 @@
 """What the game viewer draws of a Citadels position, per perspective (docs/viewer.md).
 
-Built only from the State's public contract: ``observation(seat)``, ``decision()``,
-``is_over()`` and ``result()``. The public view is an observation with the observing seat's
+Built from the State's public contract: ``observation(seat)``, ``decision()``,
+``is_over()`` and ``result()``, and each seat's running score by the scoring rule
+(``scoring.score_seat``, every part of which is public). The public view is an observation with the observing seat's
 private parts removed (``PRIVATE_KEYS``: its hand, its Museum cards, its characters, the
 characters it was shown in the draft, its pending sub-decision); a seat's view is exactly
 that seat's observation; the full view adds every seat's private parts.
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.view import decision_frame
+
+from .scoring import score_seat
 
 RENDERER = Path(__file__).with_name("view.js")
 DATA = Path(__file__).with_name("data")
@@ -74,6 +77,8 @@ def view(state, perspective, chosen: dict | None = None) -> dict[str, Any]:
         "revealed": _revealed(observation["events"], state.players),
         "decision": None,
         "result": None,
+        # each seat's score were the game to end now: every part of it is public
+        "scores": [score_seat(state, s)["score"] for s in range(state.players)],
     }
     if state.is_over():
         result = state.result()
@@ -166,7 +171,8 @@ class _OptionFields(dict):
     def __missing__(self, key: str) -> str:
         option = self.option
         if key == "seat":
-            return f"seat {option.get('seat')}"
+            seat = option.get("seat")
+            return f"seat {seat + 1}" if isinstance(seat, int) else "a seat"  # people count from 1
         if key == "card":
             key = "character" if "character" in option else "district"
         value = option.get(key)

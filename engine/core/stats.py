@@ -77,3 +77,34 @@ def _gamma_q(a: float, x: float) -> float:
         if abs(delta - 1) < 1e-15:
             break
     return min(1.0, math.exp(log_prefix) * h)
+
+
+def mantel_haenszel(
+    strata: list[tuple[float, float, float, float]], z: float = Z95
+) -> tuple[float, float, float] | None:
+    """The common odds ratio over 2 x 2 tables and its confidence interval (Mantel &
+    Haenszel 1959; the variance of its logarithm by Robins, Breslow & Greenland 1986).
+
+    Each stratum is (exposed wins, exposed losses, unexposed wins, unexposed losses); counts
+    may be fractional (a shared win counts 1/k). A stratum with no exposed or no unexposed
+    trials says nothing and adds nothing. None when no stratum compares both ways.
+    """
+    r_sum = s_sum = pr = ps_qr = qs = 0.0
+    for a, b, c, d in strata:
+        n = a + b + c + d
+        if n <= 0:
+            continue
+        p, q, r, s = (a + d) / n, (b + c) / n, a * d / n, b * c / n
+        r_sum, s_sum = r_sum + r, s_sum + s
+        pr, ps_qr, qs = pr + p * r, ps_qr + p * s + q * r, qs + q * s
+    if r_sum <= 0 or s_sum <= 0:
+        return None
+    ratio = r_sum / s_sum
+    variance = pr / (2 * r_sum**2) + ps_qr / (2 * r_sum * s_sum) + qs / (2 * s_sum**2)
+    half = z * math.sqrt(variance)
+    return ratio, ratio * math.exp(-half), ratio * math.exp(half)
+
+
+def rate_at_odds_ratio(base: float, ratio: float) -> float:
+    """The rate whose odds are ``ratio`` times the odds of ``base``."""
+    return ratio * base / (1 - base + ratio * base)

@@ -297,7 +297,7 @@ def timeline_marks(
         for n, fault in enumerate(seat_faults or []):
             number = fault.get("decision") or 1
             kind = "disqualified" if disqualified and n == len(seat_faults) - 1 else "fault"
-            text = f"Seat {seat}: {fault.get('kind')}"
+            text = f"{seat_label(seat)}: {fault.get('kind')}"
             if kind == "disqualified":
                 text += " (disqualified: fallback to the end)"
             if seat in details_for:
@@ -343,7 +343,7 @@ def viewer_data(
         "title": title.id,
         "title_name": title.name,
         "players": players,
-        "seats": seat_names or [f"Seat {i}" for i in range(players)],
+        "seats": seat_names or [seat_label(i) for i in range(players)],
         "legend": view_module(title).legend(title),
         "marks": marks if marks is not None else timeline_marks(decisions),
         "labels": labels,
@@ -411,9 +411,24 @@ def write_game_html(game: dict[str, Any], path: str | Path) -> Path:
     return path
 
 
+def seat_label(seat: int, name: str | None = None) -> str:
+    """A seat as a person reads it: numbered from 1 ("Seat 1 · alice/bot v2"). Records,
+    observations, the bot protocol and the API count seats from 0."""
+    return f"Seat {seat + 1}" + (f" · {name}" if name else "")
+
+
 def _seat_names(game: dict, record: dict) -> list[str]:
-    names = game.get("names") if isinstance(game, dict) else None
+    """The seats labelled with the bots' names wherever the file has them: ``names`` (the
+    local runner's game file) or ``bots`` (a line of ``simulate --out``)."""
     players = record.get("players", 0)
-    if isinstance(names, list) and len(names) == players:
-        return [f"Seat {i} · {n}" for i, n in enumerate(names)]
-    return [f"Seat {i}" for i in range(players)]
+    names = next(
+        (
+            found
+            for found in (game.get(key) for key in ("names", "bots") if isinstance(game, dict))
+            if isinstance(found, list) and all(isinstance(n, str) for n in found)
+        ),
+        None,
+    )
+    if names is not None and len(names) == players:
+        return [seat_label(i, n) for i, n in enumerate(names)]
+    return [seat_label(i) for i in range(players)]

@@ -38,7 +38,7 @@ def text(state) -> str:
         lines.append(f"{name:<9}" + " ".join(row))
     for seat in range(state.players):
         lines.append(
-            f"seat {seat}: {state.score[seat]:>3} pts  gold {state.gold[seat]} stone {state.stone[seat]}"
+            f"seat {seat + 1}: {state.score[seat]:>3} pts  gold {state.gold[seat]} stone {state.stone[seat]}"
             f"  windows {state.gold_windows[seat]}g/{state.silver_windows[seat]}s  eggs {state.eggs[seat]}"
             f"  mine {state.gold_mine_pos[seat]} quarry {state.quarry_pos[seat]}"
             f"  tech {state.tech_track[seat]} univ {state.university[seat]}"

@@ -96,7 +96,8 @@
       out += "<g><title>" + e(tip) + "</title><polygon points='" + hexPoints(x, y, size - .6) + "' fill='" + fill + "' stroke='#888' stroke-width='.5'/>" +
         (label ? "<text x='" + x.toFixed(1) + "' y='" + (y + 2.5).toFixed(1) + "' font-size='6.5' text-anchor='middle'>" + e(label) + "</text>" : "") + "</g>";
     });
-    return "<svg class='pr-action-board' width='" + (10 * size) + "' height='" + (8 * size) + "'>" + out + "</svg>";
+    var bw = 10 * size, bh = 8 * size;
+    return "<svg class='pr-action-board' width='" + bw + "' height='" + bh + "' viewBox='0 0 " + bw + " " + bh + "'>" + out + "</svg>";
   }
 
   /* The Hunger Wall and the Cathedral as grids (row 0 at the bottom) with each player's
@@ -127,7 +128,8 @@
       out += "<circle cx='" + (x0 + p.kings_road * cell + 4 + (s % 2) * 8) + "' cy='" + (20 + Math.floor(s / 2) * 8) +
         "' r='3.5' fill='" + SEAT_COLOURS[s % 4] + "'/>";
     });
-    return "<svg id='pr-tracks' width='" + (x0 + 6 * cell + 4) + "' height='" + (16 + 6 * cell + 4) + "'>" + out + "</svg>";
+    var tw = x0 + 6 * cell + 4, th = 16 + 6 * cell + 4;
+    return "<svg id='pr-tracks' width='" + tw + "' height='" + th + "' viewBox='0 0 " + tw + " " + th + "'>" + out + "</svg>";
   }
 
   function draw(frame, ctx) {
@@ -140,7 +142,7 @@
     sections.push(["table", html]);
     sections.push(["crane", craneSvg(frame, ctx), { "class": "mv-inline" }]);
     sections.push(["city", citySvg(frame, ctx), { "class": "mv-inline" }]);
-    html = "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows'>";
+    html = "<div class='mv-section'><h3>Tile rows</h3><table class='pr-rows' tabindex='0'>";
     ["upgrade", "wall", "building"].forEach(function (r) {
       html += "<tr><th>" + e(named(ctx.legend.rows, r, r)) + "</th>" + (t.rows.display[r] || []).map(function (tile) {
         return "<td>" + e(tileText(tile, ctx)) + "</td>";

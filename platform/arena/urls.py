@@ -19,9 +19,19 @@ urlpatterns = [
     path("signup/", players.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    # The site's own templates by a name of their own: the admin's registration/ templates
+    # of the same name would win (the admin app is listed first).
     path(
-        "password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"
+        "password/",
+        auth_views.PasswordChangeView.as_view(template_name="players/password_change_form.html"),
+        name="password_change",
+    ),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(
+            template_name="players/password_change_done.html"
+        ),
+        name="password_change_done",
     ),
     path("me/", players.profile, name="profile"),
     path("me/token/create/", players.token_create, name="token-create"),

@@ -85,13 +85,13 @@ var MeepleViewer = (function () {
   };
 
   function seatName(ctx, seat) {
-    return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + seat);
+    return seat === null || seat === undefined ? "" : (ctx.data.seats[seat] || "Seat " + (seat + 1));
   }
 
   /* The decision box is built once and updated in place: a step rewrites only the option
      lines whose text or mark changed, so a long menu costs little to step through. */
   var DECISION_BOX = "<div class='mv-decision'><div class='mv-who'></div>" +
-    "<ol class='mv-options' start='0'></ol>" +
+    "<ol class='mv-options' start='0' tabindex='0' aria-label='Options'></ol>" +
     "<div class='mv-hidden'>Options hidden from this perspective.</div>" +
     "<div class='mv-chosen mv-chosen-line' data-chosen='1'></div>" +
     "<div class='mv-note' hidden></div></div>";
@@ -198,7 +198,7 @@ var MeepleViewer = (function () {
   function perspectiveLabel(p, data) {
     if (p === "public") return "Public";
     if (p === "all") return "Every hand (game over)";
-    return "As " + (data.seats[Number(p)] || "seat " + p) + " (its observation)";
+    return "As " + (data.seats[Number(p)] || "Seat " + (Number(p) + 1)) + " (its observation)";
   }
 
   Viewer.prototype.track = function (name) {
@@ -263,10 +263,10 @@ var MeepleViewer = (function () {
         esc(m.text) + "</li>";
     }
     var logs = this.data.logs || {}, links = Object.keys(logs).map(function (seat) {
-      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + esc(seat) + "</a>";
+      return "<a href='" + esc(logs[seat]) + "' class='mv-log-link'>stderr log of seat " + (Number(seat) + 1) + "</a>";
     });
     this.q(".mv-marks").innerHTML = html;
-    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul>" + list + "</ul>" : "") +
+    this.q(".mv-marklist").innerHTML = (list ? "<h4>Timeline</h4><ul tabindex='0'>" + list + "</ul>" : "") +
       (links.length ? "<div class='mv-logs'>" + links.join(" · ") + "</div>" : "");
   };
 

@@ -13,7 +13,7 @@ from arena.ratings.models import Rating, TitleRating
 from arena.tournaments.models import Entrant
 from arena.web import charts
 
-from . import services
+from . import comparison, overview, services
 from .artifacts import UploadRefused
 from .forms import BotForm, UploadForm, oversize_request
 from .models import Bot, fault_summary
@@ -37,8 +37,12 @@ def my_bots(request):
         else:
             messages.success(request, f"Bot {bot.name} created. Upload its first version.")
             return redirect(bot)
-    bots = Bot.objects.filter(owner=request.user).prefetch_related("versions")
-    return render(request, "bots/my_bots.html", {"bots": bots, "form": form})
+    bots = list(Bot.objects.filter(owner=request.user).prefetch_related("versions"))
+    places = overview.ladder_places(request.user)
+    for bot in bots:
+        bot.places = places.get(bot.pk, [])
+    context = {"bots": bots, "form": form, "setbacks": overview.setbacks(request.user)}
+    return render(request, "bots/my_bots.html", context)
 
 
 RECENT_SEATS = 20
@@ -88,6 +92,7 @@ def bot_detail(request, bot_id: int):
             .order_by("tournament_id", "-id"),
             "title_ratings": TitleRating.objects.filter(bot=bot).select_related("bot_version"),
             "charts": charts.bot_charts(bot),
+            "comparisons": comparison.version_comparisons(bot),
         },
     )
 

@@ -104,7 +104,7 @@ def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
         "title": title.id,
         "title_name": title.name,
         "players": record["players"],
-        "seats": [f"Seat {s.seat} · {s.bot_version.label}" for s in seats],
+        "seats": [view.seat_label(s.seat, s.bot_version.label) for s in seats],
         "legend": view.view_module(title).legend(title),
         "marks": viewer_marks(game, seats, owned),
         "perspectives": {view.PUBLIC: public},

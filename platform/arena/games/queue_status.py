@@ -236,18 +236,20 @@ def chart(status: QueueStatus) -> dict:
         "data": [
             {
                 "type": "bar",
+                "orientation": "h",  # long tournament names read beside their bars
                 "name": kind,
-                "x": names,
-                "y": [getattr(t, kind) for t in status.tournaments],
+                "y": names,
+                "x": [getattr(t, kind) for t in status.tournaments],
                 "marker": {"color": colour},
             }
             for kind, colour in colours.items()
         ],
         "layout": {
             "barmode": "stack",
-            "height": 320,
-            "margin": {"l": 50, "r": 20, "t": 20, "b": 90},
-            "yaxis": {"title": {"text": "games"}},
+            "height": 140 + 28 * len(names),
+            "margin": {"l": 20, "r": 20, "t": 20, "b": 50},
+            "xaxis": {"title": {"text": "games"}},
+            "yaxis": {"title": {"text": "tournament"}, "automargin": True},
             "legend": {"orientation": "h", "y": 1.1},
         },
     }

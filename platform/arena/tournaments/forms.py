@@ -28,6 +28,18 @@ class EntrantChoice(forms.ModelMultipleChoiceField):
         return f"{obj.bot.title} · {obj.label}"
 
 
+class TitledCheckboxes(forms.CheckboxSelectMultiple):
+    """Entrant checkboxes that carry their bot's title (``data-title``), so the page lists
+    only the chosen title's versions."""
+
+    def create_option(self, *args, **kwargs):
+        option = super().create_option(*args, **kwargs)
+        version = getattr(option["value"], "instance", None)
+        if version is not None:
+            option["attrs"]["data-title"] = version.bot.title
+        return option
+
+
 def _whole(name: str) -> forms.IntegerField:
     """A form field with the bounds and default of the shared specification."""
     bound = FIELDS[name]
@@ -52,9 +64,7 @@ class TournamentForm(forms.Form):
     options = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, help_text=OPTIONS_HELP
     )
-    entrants = EntrantChoice(
-        queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple
-    )
+    entrants = EntrantChoice(queryset=BotVersion.objects.none(), widget=TitledCheckboxes)
     decision_ms = _whole("decision_ms")
     bank_ms = _whole("bank_ms")
     seed = _whole("seed")

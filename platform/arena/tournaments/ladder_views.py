@@ -6,12 +6,15 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import Bot
+from arena.games.models import Game
 from arena.ratings.lines import rating_lines
+from arena.web.plots import axis
 
 from . import house_ladders, ladders
 from .forms import parse_options
@@ -88,8 +91,8 @@ def ladder_detail(request, ladder_id: int):
     chart = {
         "data": _history_traces(ladder, [row.bot for row in rows[:CHART_BOTS]]),
         "layout": {
-            "xaxis": {"title": "the bot's rated games on the ladder"},
-            "yaxis": {"title": "μ − 3σ"},
+            "xaxis": axis("the bot's rated games on the ladder"),
+            "yaxis": axis("μ − 3σ"),
             "margin": {"t": 20},
             "height": 320,
         },
@@ -103,13 +106,33 @@ def ladder_detail(request, ladder_id: int):
             "ladder": ladder,
             "rows": rows,
             "past": past_versions(ladder),
-            "challenges": Challenge.objects.filter(tournament=ladder).select_related(
-                "requester", "bot_version__bot"
-            )[:20],
+            "challenges": challenge_results(ladder),
             "form": form,
             "chart": chart,
         },
     )
+
+
+def challenge_results(ladder, most: int = 20) -> list[Challenge]:
+    """The ladder's latest challenges, each with its opponents and, per game, the
+    challenger's rank once the game is finished (``results``), games won and finished."""
+    challenges = (
+        Challenge.objects.filter(tournament=ladder)
+        .select_related("requester", "bot_version__bot")
+        .prefetch_related(
+            "opponents__bot",
+            Prefetch("games", queryset=Game.objects.order_by("number").prefetch_related("seats")),
+        )[:most]
+    )
+    for c in challenges:
+        c.results = []
+        for game in c.games.all():
+            mine = next((s for s in game.seats.all() if s.bot_version_id == c.bot_version_id), None)
+            done = mine is not None and game.status == Game.Status.FINISHED
+            c.results.append({"game": game, "rank": mine.rank if done else None})
+        c.finished = sum(r["rank"] is not None for r in c.results)
+        c.won = sum(r["rank"] == 1 for r in c.results)
+    return list(challenges)
 
 
 def _history_traces(ladder, bots) -> list[dict]:

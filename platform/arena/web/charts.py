@@ -5,9 +5,6 @@ figure JSON here, drawn by the page with the plotly.js of the installed Plotly p
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-
 import plotly.graph_objects as go
 from django.db.models import F, Sum
 
@@ -15,35 +12,11 @@ from arena.games.models import AnalyticsSeatTotal
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import RatingChange
 from arena.tournaments.models import Tournament
-from arena.web.plots import LAYOUT, cells, figure_dict
+from arena.web.plots import LAYOUT, Chart, axis, figure_dict
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
 MOST_POINTS = 500
 SMALL = {"height": 340, "margin": {"l": 55, "r": 15, "t": 20, "b": 50}}  # two side by side
-
-
-@dataclass
-class Chart:
-    """One chart of a page: what it shows, the games it rests on, its figure and its rows."""
-
-    key: str
-    title: str
-    games: int
-    columns: list[str]
-    rows: list[dict]
-    figure: dict = field(default_factory=dict)
-    note: str = ""
-
-    @property
-    def empty(self) -> bool:
-        return not self.games
-
-    @property
-    def figure_json(self) -> str:
-        return json.dumps(self.figure)
-
-    def cells(self) -> list[list]:
-        return cells(self.rows, self.columns, digits=3)
 
 
 def _figure(fig: go.Figure, **layout) -> dict:
@@ -105,8 +78,8 @@ def bot_rating(bot) -> Chart:
         thinned(points, 50),
         _figure(
             fig,
-            xaxis={"title": "rated games, in the order they finished"},
-            yaxis={"title": "μ − 3σ"},
+            xaxis=axis("rated games, in the order they finished"),
+            yaxis=axis("μ − 3σ"),
         ),  # fmt: skip
         note="The table shows at most 50 of the points.",
     )
@@ -130,12 +103,12 @@ def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Char
     for r in rows:
         del r["first"]
         r["games"], r["wins"] = r.pop("seat_games"), r.pop("won")
-        r["seat"] += 1
+        r["seat_number"] = r.pop("seat") + 1  # people count seats from 1
         r["win_rate"] = (r["wins"] or 0) / r["games"]
     fig = go.Figure()
     for players in dict.fromkeys(r["players"] for r in rows):
         at = [r for r in rows if r["players"] == players]
-        labels = [f"seat {r['seat']}" for r in at]
+        labels = [f"seat {r['seat_number']}" for r in at]
         fig.add_bar(name=f"{players} players", x=labels, y=[r["win_rate"] for r in at],
                     customdata=[[r["wins"], r["games"]] for r in at],
                     hovertemplate="%{x}: won %{customdata[0]:.1f} of %{customdata[1]}"
@@ -146,9 +119,11 @@ def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Char
         key,
         title,
         games,
-        ["players", "seat", "games", "wins", "win_rate"],
+        ["players", "seat_number", "games", "wins", "win_rate"],
         rows,
-        _figure(fig, barmode="group", yaxis={"tickformat": ".0%", "title": "games won"}),
+        _figure(
+            fig, barmode="group", xaxis=axis("seat"), yaxis=axis("games won", tickformat=".0%")
+        ),
     )
 
 
@@ -207,7 +182,7 @@ def tournament_ratings(tournament) -> Chart:
         len({c["number"] for c in changes}),
         ["entrant", "games", "mu", "sigma", "ordinal"],
         sorted(finals, key=lambda r: -r["ordinal"]),
-        _figure(fig, xaxis={"title": "game number"}, yaxis={"title": "μ − 3σ"}),
+        _figure(fig, xaxis=axis("game number"), yaxis=axis("μ − 3σ")),
     )
 
 

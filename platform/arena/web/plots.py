@@ -1,9 +1,11 @@
-"""What every drawn figure of the site shares (the dashboards' and the bot and tournament
-pages'): its Plotly JSON from a figure and a layout, and its numbers as table cells."""
+"""What every drawn chart of the site shares (the dashboards' and the bot, tournament and
+ladder pages'): the one :class:`Chart` type, its Plotly JSON from a figure and a layout, and
+its numbers as table cells under human column names, rates as percentages."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
 import plotly.io
@@ -14,6 +16,77 @@ LAYOUT = {
     "legend": {"orientation": "h", "y": -0.2},
     "template": "plotly_white",
 }
+# Below this many games a category's rate is greyed on the charts and marked in the tables
+# (the dashboards' ``min_games`` parameter changes it for a page).
+MIN_GAMES = 20
+GREY = "#c8cdd3"
+
+# Column names as a person reads them; a column not named here has its underscores spaced.
+COLUMN_NAMES = {
+    "win_rate": "win rate",
+    "win_rate_low": "win rate, 95 % low",
+    "win_rate_high": "win rate, 95 % high",
+    "fair": "fair share",
+    "average_score": "average score",
+    "games_held": "games held",
+    "rounds_held": "rounds held",
+    "improvement_when_held": "improvement when held",
+    "pick_rate": "picked when offered",
+    "taken_at": "taken at (pick)",
+    "last_seen_at": "last seen at (pick)",
+    "points_per_round_held": "points a round held",
+    "seat_number": "seat",
+    "seat_games": "seat-games",
+    "above_rate": "finished above",
+    "above_rate_low": "finished above, 95 % low",
+    "above_rate_high": "finished above, 95 % high",
+    "fault_rate": "fault rate",
+    "fault_rate_low": "fault rate, 95 % low",
+    "fault_rate_high": "fault rate, 95 % high",
+    "ordinal": "μ − 3σ",
+    "mu": "μ",
+    "sigma": "σ",
+    "p_value": "p-value",
+    "chi_square": "chi-square",
+    "dof": "degrees of freedom",
+    "adjusted_effect": "skill-adjusted effect",
+    "adjusted_low": "adjusted, 95 % low",
+    "adjusted_high": "adjusted, 95 % high",
+}
+
+
+def is_rate(column: str) -> bool:
+    """Whether a column holds a share (shown as a percentage)."""
+    return (
+        column in ("fair", "improvement_when_held")
+        or column.startswith("adjusted_")
+        or column.endswith(("_rate", "_rate_low", "_rate_high"))
+    )
+
+
+@dataclass
+class Chart:
+    """One chart of a page: what it shows, the games it rests on, its Plotly figure and the
+    rows it draws (``table``: the dashboards API's table of those rows)."""
+
+    key: str
+    title: str
+    games: int
+    columns: list[str]
+    rows: list[dict]
+    figure: dict = field(default_factory=dict)  # {"data": [...], "layout": {...}}
+    note: str = ""
+    table: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.games or not self.rows
+
+    def headers(self) -> list[str]:
+        return [COLUMN_NAMES.get(c, c.replace("_", " ")) for c in self.columns]
+
+    def cells(self) -> list[list]:
+        return cells(self.rows, self.columns)
 
 
 def figure_dict(fig: go.Figure, layout: dict, **overrides) -> dict:
@@ -22,12 +95,23 @@ def figure_dict(fig: go.Figure, layout: dict, **overrides) -> dict:
     return json.loads(plotly.io.to_json(fig))
 
 
-def cells(rows: list[dict], columns: list[str], digits: int = 4) -> list[list]:
-    """The rows' values in ``columns`` order, floats rounded, missing values blank."""
-    return [[_cell(row.get(c), digits) for c in columns] for row in rows]
+def axis(title: str, **more) -> dict:
+    """An axis with its title, in the form plotly.js 3 reads."""
+    return {"title": {"text": title}, **more}
 
 
-def _cell(value, digits: int):
+def cells(rows: list[dict], columns: list[str]) -> list[list]:
+    """The rows' values in ``columns`` order: shares as percentages, other floats rounded,
+    missing values blank. Each cell is (text, sort key) so a table sorts by the number."""
+    return [[_cell(row.get(c), is_rate(c)) for c in columns] for row in rows]
+
+
+def _cell(value, rate: bool) -> tuple:
+    if value is None:
+        return ("", "")
     if isinstance(value, float):
-        return round(value, digits)
-    return "" if value is None else value
+        if rate:
+            return (f"{value:.1%}", value)
+        return (f"{value:.3f}".rstrip("0").rstrip(".") if abs(value) < 1000 else f"{value:.0f}",
+                value)  # fmt: skip
+    return (str(value), value)

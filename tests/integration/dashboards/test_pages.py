@@ -117,3 +117,47 @@ def test_plotly_js_is_served_from_the_installed_package(client):
 
 def test_the_navigation_links_the_statistics(client):
     assert 'href="/dashboards/"' in client.get("/").content.decode()
+
+
+def download_links(html: str) -> list[str]:
+    return [
+        part.split('"')[0].replace("&amp;", "&")
+        for part in html.split('href="/api/v1/analytics/')[1:]
+    ]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_download_answers_after_the_form_sent_its_empty_fields(client, history, name):
+    # what pressing Show sends with every filter left at "any"
+    form = "tournament=&bot_version=&players=&option=board=&since=&until="
+    html = client.get(f"/dashboards/{name}/?{form}").content.decode()
+    links = download_links(html)
+    assert links and all("tournament=&" not in link for link in links)
+    for link in links:
+        response = client.get(f"/api/v1/analytics/{link}")
+        assert response.status_code == 200, (link, response.content[:200])
+
+
+def figure_of(html: str, key: str) -> dict:
+    return json.loads(html.split(f'id="{key}" type="application/json">')[1].split("</script>")[0])
+
+
+def test_heatmap_cells_say_their_games_and_thin_ones_are_grey_by_the_chosen_minimum(
+    client, history
+):
+    mixed = client.get("/dashboards/characters/").content.decode()
+    assert "Choose a player count above" in mixed  # no heatmap mixing 3-, 4- and 5-seat games
+    html = client.get("/dashboards/characters/?players=4&min_games=1000").content.decode()
+    grey, rates = figure_of(html, "character-seat")["data"]
+    cells = [t for row in rates["text"] for t in row if t]
+    assert cells and all("n=" in t for t in cells)
+    assert all(z is None for row in rates["z"] for z in row)  # every cell under 1000 games
+    assert "fewer than 1000" in html
+    html = client.get("/dashboards/characters/?players=4&min_games=1").content.decode()
+    grey, rates = figure_of(html, "character-seat")["data"]
+    assert all(z is None for row in grey["z"] for z in row)
+    # every axis of every figure has a title
+    for key in figure_ids(html):
+        layout = figure_of(html, key)["layout"]
+        for name in ("xaxis", "yaxis"):
+            assert layout[name]["title"]["text"], (key, name)

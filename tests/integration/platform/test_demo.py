@@ -77,3 +77,18 @@ def test_the_demos_worker_lets_settled_ladders_idle_unless_told_otherwise(monkey
     assert _demo_worker_env()["ARENA_LADDER_IDLE_GAMES_PER_HOUR"] == "0"
     monkeypatch.setenv("ARENA_LADDER_IDLE_GAMES_PER_HOUR", "6")
     assert _demo_worker_env()["ARENA_LADDER_IDLE_GAMES_PER_HOUR"] == "6"
+
+
+def test_a_busy_port_is_said_on_the_terminal_before_the_demo_claims_to_run(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**demo_env(tmp_path), "PORT": str(port)}  # the port as `make demo PORT=…` gives it
+        done = subprocess.run(
+            [sys.executable, "manage.py", "run_demo"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode != 0
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr
+    assert "running at" not in done.stdout and "Traceback" not in done.stderr

@@ -44,6 +44,14 @@ def test_the_tournament_page_shows_progress_and_standings(client, played):
     assert 'id="standings"' in page
 
 
+def test_the_tournament_page_links_its_standings_as_csv(client, played):
+    page = client.get(f"/tournaments/{played.pk}/").content.decode()
+    link = page.split('id="standings-csv" href="')[1].split('"')[0]
+    response = client.get(link)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert b"alice/bot-" in b"".join(response.streaming_content)
+
+
 def test_the_game_page_offers_the_replay_and_only_the_owner_sees_the_log_link(client, played):
     game = played.games.first()
     assert b"stderr</a>" not in client.get(f"/games/{game.pk}/").content
@@ -111,3 +119,75 @@ def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client
         assert line in page
     assert f"<dt>Rounds</dt><dd>{stats['rounds']}</dd>" in page
     assert "characters_by_round" not in page  # no raw dump of the statistics
+
+
+def test_my_bots_shows_each_bots_ladder_rank_rating_trend_and_latest_setbacks(client, toy_title):
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    mine = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    assert _play_queued(ladder, 24) == 24  # 3 entrants, 2 seats: mine sits in about 2 of 3
+    client.force_login(alice)
+    page = client.get("/bots/").content.decode()
+    row = page.split('id="my-bots"')[1].split("</table>")[0]
+    place = row.split('class="ladder-place"')[1].split("</div>")[0]
+    assert "Toy ladder" in place and "#" in place and " of " in place and "game" in place
+    assert "▲" in place or "▼" in place  # more than 10 games there: a trend
+    lost = GameSeat.objects.filter(bot_version=mine, rank__gt=1).count()
+    setbacks = page.split('id="setbacks"')[1].split("</table>")[0] if lost else ""
+    assert setbacks.count("<tr>") - 1 == min(lost, 10)
+
+
+def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    mine = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    rival = ladder.entrants.exclude(bot=mine.bot).first().bot
+    challenge = ladders.create_challenge(
+        requester=alice, ladder=ladder, bot=mine.bot, opponents=[rival], games=2
+    )
+    for _ in range(20):  # the outbox would send the next challenge game after each
+        if not challenge.games.exclude(status="finished").exists():
+            break
+        ladders.top_up(ladder)
+        _play_queued(ladder, 1)
+    html = client.get(f"/ladders/{ladder.pk}/").content.decode()
+    row = html.split('id="challenges"')[1].split("</table>")[0]
+    assert rival.name in row
+    games = list(challenge.games.order_by("number"))
+    won = GameSeat.objects.filter(game__in=games, bot_version=mine, rank=1).count()
+    assert f"won {won} of 2 finished" in row
+    assert all(f'href="{g.get_absolute_url()}"' in row for g in games)
+
+
+def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(client, toy_title):
+    from arena.bots.services import add_builtin_version
+    from arena.tournaments import ladders
+    from tests.browser.site import _play_queued
+
+    alice = make_user("alice")
+    first = make_builtin(alice, name="mine")
+    ladder = ladders.create_ladder(
+        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+    )
+    _play_queued(ladder, 6)
+    second = add_builtin_version(bot=first.bot, builtin_name="random")
+    ladders.join_ladders(second)
+    for _ in range(12):  # the games queued before it joined go first
+        ladders.top_up(ladder)
+        _play_queued(ladder, 1)
+    html = client.get(f"/bots/{first.bot.pk}/").content.decode()
+    section = html.split("Did the new version help?")[1].split("<h2>")[0]
+    assert "v2 beside v1" in section and "Toy ladder" in section
+    rows = section.split('class="version-comparison"')[1].split("</table>")[0]
+    assert "v2 (new)" in rows and "v1 (before)" in rows and "%" in rows
+    assert 'class="head-to-head"' in section

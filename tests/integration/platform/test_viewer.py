@@ -75,7 +75,7 @@ def test_the_page_embeds_the_public_frames_and_the_drawing_code(client, game):
     assert list(data["perspectives"]) == ["public"]
     expected = view.frames(game.record, "public")
     assert view.decode(data["perspectives"]["public"]) == json.loads(json.dumps(expected))
-    assert data["seats"][0].startswith("Seat 0 · ")
+    assert data["seats"][0].startswith("Seat 1 · ")  # people count seats from 1
     assert [m["kind"] for m in data["marks"]][-1] == "end"
 
 

@@ -156,3 +156,19 @@ def test_a_failing_title_analytics_costs_only_the_facts():
 def test_a_title_without_analytics_reports_no_facts(toy_title):
     state = engine.play_game(toy_title.id, ["random", "random"], 1)
     assert fact_rows(state.title, state) == []
+
+
+@pytest.mark.parametrize(("players", "options"), CITADELS_SETUPS)
+def test_citadels_last_seen_is_the_latest_pick_position_a_character_was_offered_at(
+    players, options
+):
+    state = played("citadels", players, options, 3)
+    offered_at = defaultdict(list)  # (round, character) -> pick positions it was offered at
+    position = None
+    for fact in state.title.analytics(state):  # a pick's offered facts follow the pick
+        if fact.kind == "pick":
+            position = fact.value
+        elif fact.kind == "offered":
+            offered_at[(fact.step, fact.subject)].append(position)
+    last_seen = {(f["step"], f["subject"]): f["value"] for f in by_kind(state)["last_seen"]}
+    assert last_seen == {key: max(at) for key, at in offered_at.items()}

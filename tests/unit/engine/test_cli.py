@@ -29,8 +29,8 @@ def test_simulate_prints_win_rates_by_bot_and_seat_with_intervals(toy, capsys):
     out = capsys.readouterr().out
     assert "Toy: 30 games, 3 players" in out
     assert "95% interval" in out
-    seat_rows = [line for line in out.splitlines() if line[:1] in "012" and "%" in line]
-    assert [row.split()[0] for row in seat_rows] == ["0", "1", "2"]
+    seat_rows = [line for line in out.splitlines() if line[:1] in "123" and "%" in line]
+    assert [row.split()[0] for row in seat_rows] == ["1", "2", "3"]  # people count seats from 1
     assert all(row.split()[1] == "30" for row in seat_rows)
 
 

@@ -102,3 +102,11 @@ def test_the_legend_names_every_district_and_character():
     }  # fmt: skip
     assert legend["characters"]["king"]["zh"] == "國王"
     json.dumps(legend)
+
+
+def test_every_position_shows_each_seats_running_score_ending_at_the_result(record):
+    frames = view.frames(record, "public")
+    assert all(len(f["scores"]) == record["players"] for f in frames)
+    assert frames[0]["scores"] == [0] * record["players"]  # nothing built yet
+    assert frames[-1]["scores"] == frames[-1]["result"]["scores"]
+    assert any(sum(f["scores"]) > 0 for f in frames[:-1])  # it moves during the game

@@ -26,7 +26,16 @@ def test_it_reads_a_local_runners_game_file_with_names_and_faults(tmp_path):
     source.write_text(json.dumps(game))
     assert main(["view", str(source), "-o", str(tmp_path / "g.html")]) == 0
     html = (tmp_path / "g.html").read_text()
-    assert "Seat 0 · mine" in html and "slow" in html
+    assert "Seat 1 · mine" in html and "slow" in html
+
+
+def test_a_line_of_simulate_output_keeps_the_bots_names(tmp_path):
+    source = tmp_path / "games.jsonl"
+    assert main(["simulate", "citadels", "--bots", "builder,random,random,random",
+                 "--games", "1", "--out", str(source)]) == 0  # fmt: skip
+    assert main(["view", str(source), "-o", str(tmp_path / "g.html")]) == 0
+    html = (tmp_path / "g.html").read_text()
+    assert "Seat 1 · builder" in html and "Seat 4 · random" in html  # the first game: unrotated
 
 
 def test_a_file_that_is_not_json_is_named_with_its_line(tmp_path, capsys):

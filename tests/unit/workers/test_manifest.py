@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from workers.manifest import BotSpecError, load_bot
+from workers.manifest import BotSpecError, conventional_entry, load_bot
 
 
 def write_bot(path, manifest, files=("bot.py",)):
@@ -103,3 +103,10 @@ def test_a_missing_compiled_entry_names_the_build_command(tmp_path):
     bot = write_bot(tmp_path / "b", manifest, files=("bot.cpp",))
     with pytest.raises(BotSpecError, match="entry file 'bot' is not .*; build it first: make"):
         load_bot(bot, "praga")
+
+
+def test_a_folder_without_a_manifest_is_told_a_manifest_it_can_copy():
+    with pytest.raises(BotSpecError) as refused:
+        conventional_entry(["notes.txt"])
+    example = str(refused.value).split("such as ")[1].split(" naming it")[0]
+    assert json.loads(example) == {"title": "citadels", "entry": "bot.py"}

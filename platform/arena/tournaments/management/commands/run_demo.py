@@ -4,15 +4,17 @@ Everything started here is stopped here: Ctrl-C (or SIGTERM) ends the worker and
 server by their process ids before the command exits.
 """
 
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from arena.processes import celery_env, stop_process_group
 from arena.tournaments import services
@@ -27,13 +29,21 @@ DEMO_WEB_ENV = {"ARENA_DEBUG": "true"}
 # The demo's ladders stop once their ratings have settled (docs/ladders.md), so a demo left
 # running does not fill the disk; set the variable to let them go on at that rate.
 DEMO_WORKER_ENV = {"ARENA_LADDER_IDLE_GAMES_PER_HOUR": "0"}
+# The port when --addr is not given: PORT from the environment (``make demo PORT=8001``).
+DEFAULT_PORT = "8000"
+# How long the web server may take to answer on its port before the demo gives up.
+WEB_START_SECONDS = 60
 
 
 class Command(BaseCommand):
     help = "Start a worker and the web server, play the demo tournaments, serve until Ctrl-C."
 
     def add_arguments(self, parser):
-        parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--addr",
+            default=f"127.0.0.1:{os.environ.get('PORT') or DEFAULT_PORT}",
+            help="host:port to serve on (default 127.0.0.1 and $PORT, else 8000)",
+        )
         parser.add_argument(
             "--exit-when-done",
             action="store_true",
@@ -41,6 +51,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, addr, exit_when_done, **options):
+        host, port = _host_and_port(addr)
+        _check_free(host, port)
         children: list[subprocess.Popen] = []
         # Ctrl-C and SIGTERM both stop everything (SIGINT explicitly: a shell that started
         # this in the background may have set it to be ignored).
@@ -49,6 +61,7 @@ class Command(BaseCommand):
         try:
             children.append(self._start_worker())
             children.append(self._start_web(addr))
+            _wait_for_web(host, port, children[-1])
             demo = self._start_tournaments()
             self._print_where_to_look(addr, demo)
             self._watch(demo, children, exit_when_done)
@@ -125,6 +138,47 @@ class Command(BaseCommand):
             if exit_when_done and len(reported) == len(demo):
                 return
             time.sleep(2)
+
+
+def _host_and_port(addr: str) -> tuple[str, int]:
+    host, _, port = addr.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise CommandError(f"--addr {addr!r}: give host:port, e.g. 127.0.0.1:8001")
+    return host or "127.0.0.1", int(port)
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse a port another program listens on before anything starts, so the demo never
+    says it is running while its web server could not bind."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            reason = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({error})"
+            raise CommandError(
+                f"port {port} on {host} {reason}: stop what listens there or choose another "
+                f"port, e.g. make demo PORT={port + 1}"
+            ) from None
+
+
+def _wait_for_web(host: str, port: int, web: subprocess.Popen) -> None:
+    """Wait until the web server answers on its port; if it exits first, say why."""
+    deadline = time.monotonic() + WEB_START_SECONDS
+    while time.monotonic() < deadline:
+        if web.poll() is not None:
+            log = (VAR / "demo-web.log").read_text(errors="replace").splitlines()[-5:]
+            raise CommandError(
+                f"the web server exited (code {web.returncode}) before serving:\n  "
+                + "\n  ".join(log)
+            )
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise CommandError(f"the web server did not answer on {host}:{port} within "
+                       f"{WEB_START_SECONDS} s; see {_shown(VAR / 'demo-web.log')}")  # fmt: skip
 
 
 def _demo_web_env() -> dict[str, str]:

@@ -1,0 +1,128 @@
+"""Every page type as a person sees it, in a real headless Chromium (Debian's), on a phone
+(390x844) and a desktop (1440x900): no page wider than its screen, no console error or failed
+request, every Plotly chart with titles on both axes, every filtered dashboard's downloads
+answering, the game viewer's board in the first screen, and no serious or critical
+accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.browser import site
+from tests.browser.test_viewer import browser  # noqa: F401 - the Chromium fixture
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "pages"
+SCREENS = {"phone": (390, 844), "desktop": (1440, 900)}
+PASSWORD = "a long enough passphrase 42"
+# What the filter form sends when Show is pressed with every field left at "any".
+EMPTY_FORM = "tournament=&bot_version=&players=&since=&until="
+
+# Each drawn axis of each chart, by Plotly's own list, and the title the page gave it.
+AXIS_TITLES = """() => [...document.querySelectorAll('div.plot')].flatMap(div => {
+  const drawn = div._fullLayout._subplots;
+  return [...drawn.xaxis, ...drawn.yaxis].map(id => id[0] + 'axis' + id.slice(1))
+    .filter(name => !(((div.layout[name] || {}).title || {}).text || '').trim())
+    .map(name => div.id + ' ' + name);
+})"""
+
+
+def _logged_in(chromium, base: str, screen: str):
+    width, height = SCREENS[screen]
+    page = chromium.new_context(viewport={"width": width, "height": height}).new_page()
+    page.problems = []
+    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: page.problems.append(str(error)))
+    page.on(
+        "response",
+        lambda r: page.problems.append(f"{r.status}: {r.url}") if r.status >= 400 else None,
+    )
+    page.goto(base + "/login/")
+    page.fill("#id_username", "history")
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    return page
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+
+
+def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
+    browser,  # noqa: F811
+    live_server,
+):
+    from axe_playwright_python.sync_playwright import Axe
+
+    paths = site.page_types(site.build())
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    axe = Axe()
+    problems: list[str] = []
+    for screen, (width, _) in SCREENS.items():
+        page = _logged_in(browser, live_server.url, screen)
+        for name, path in paths.items():
+            _open(page, live_server.url + path)
+            page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}.png"), full_page=True)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if wide > width:
+                problems.append(f"{name} at {screen}: {wide} px wide")
+            problems += [f"{name} at {screen}: no title on {a}" for a in page.evaluate(AXIS_TITLES)]
+            if screen == "phone":  # the rules do not change with the width
+                violations = axe.run(page).response["violations"]
+                problems += [
+                    f"{name}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}"
+                    for v in violations
+                    if v["impact"] in ("serious", "critical")
+                ]
+        problems += page.problems
+        page.context.close()
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_viewer_board_is_in_the_first_desktop_screen(browser, live_server):  # noqa: F811
+    paths = site.page_types(site.build(games=16))
+    page = _logged_in(browser, live_server.url, "desktop")
+    for name in ("game-citadels", "game-praga"):
+        _open(page, live_server.url + paths[name])
+        page.wait_for_selector(".mv-board .mv-part")
+        top = page.evaluate("document.querySelector('.mv-board').getBoundingClientRect().top")
+        assert top < 600, (name, top)
+    assert page.problems == []
+
+
+def test_every_filtered_dashboard_downloads_csv_and_json(browser, live_server):  # noqa: F811
+    site.build(games=16)
+    page = _logged_in(browser, live_server.url, "desktop")
+    for name in ("seats", "characters", "cranes", "ratings"):
+        _open(page, f"{live_server.url}/dashboards/{name}/?{EMPTY_FORM}")
+        page.click("#filters button[type=submit]")  # Show, as a person presses it
+        page.wait_for_load_state("networkidle")
+        links = page.eval_on_selector_all(
+            "a[href*='/api/v1/analytics/']", "links => links.map(a => a.href)"
+        )
+        assert {"format=csv" in link for link in links} == {True, False}, name
+        for link in links:
+            response = page.request.get(link)
+            assert response.status == 200, (link, response.text()[:200])
+    assert page.problems == []
+
+
+def test_the_organisers_entrant_list_offers_only_the_chosen_titles_versions(
+    browser,  # noqa: F811
+    live_server,
+):
+    site.build(games=16)
+    page = _logged_in(browser, live_server.url, "phone")
+    _open(page, live_server.url + "/tournaments/new/")
+    for title in ("praga", "citadels"):
+        page.select_option("#id_title", title)
+        shown = page.eval_on_selector_all(
+            "input[name=entrants]",
+            "boxes => boxes.filter(b => b.offsetParent).map(b => b.dataset.title)",
+        )
+        assert shown and set(shown) == {title}
+    assert page.problems == []
