@@ -7,8 +7,8 @@ succeeds: the rows wait, and the beat (every ARENA_OUTBOX_SECONDS) or the next s
 them once it is back. Every message goes out at least once; the tasks are safe to receive
 twice (a game is claimed with a lease, a validation with its status).
 
-The platform never imports ``workers.tasks`` or ``workers.celery``; it sends through its own
-Celery app (``arena.celery``) and knows the tasks by name only.
+Senders never import the tasks (the apps' ``tasks.py``, loaded by the workers only); they
+send through the platform's Celery app (``arena.celery``) and know the tasks by name.
 """
 
 from __future__ import annotations

@@ -8,17 +8,16 @@ from __future__ import annotations
 from arena.bots.models import Bot
 from arena.games import services as game_services
 from arena.games.models import Game
-from arena.tournaments import ladders
+from arena.games.tasks import run_job
+from arena.tournaments import house_ladders, ladders
+from arena.tournaments.history import OWNER, simulate
 from arena.tournaments.models import Tournament
-from dashboards.history import OWNER, simulate
 from dashboards.pages import PAGES
 
 LADDER_GAMES = 12
 
 
 def _play_queued(tournament: Tournament, most: int) -> int:
-    from workers.tasks import run_job
-
     played = 0
     while played < most:
         game = Game.objects.filter(tournament=tournament, status="queued").first()
@@ -27,9 +26,7 @@ def _play_queued(tournament: Tournament, most: int) -> int:
         job = game_services.claim_game(game.pk, worker="site")
         if job is None:
             continue
-        outcome = run_job(
-            job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
-        )
+        outcome = run_job(job)
         played += game_services.store_game_result(job, outcome)
     return played
 
@@ -41,7 +38,7 @@ def build(games: int = 48) -> dict:
     author.is_staff = True
     author.set_password("a long enough passphrase 42")
     author.save()
-    ladder = ladders.create_ladder(
+    ladder = house_ladders.create_ladder(
         organiser=author, name="Citadels ladder, 4 players", title="citadels", players=4,
         thinking=False,
     )  # fmt: skip
