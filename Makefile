@@ -3,8 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Bytecode caches (gitignored __pycache__) spare each pytest process compiling and
+# assertion-rewriting some 400 modules again: 14 s of collection become 6 s here.
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test lint format bench setup sandbox-deps browser-deps test-deps clean
+.PHONY: demo test check fuzz lint format bench setup sandbox-deps browser-deps test-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -43,8 +46,20 @@ demo: setup sandbox-deps
 	$(PY) manage.py seed_demo
 	$(PY) manage.py run_demo
 
+# Every test, the randomized ones at a fifth of their full counts (tests/support/budget.py).
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q
+
+# The loop before each commit (under a minute): lint, then the tests not marked slow, sandbox
+# or browser: the engine, the pure units and the platform's in-process integration tests.
+check: lint
+	$(PY) -m pytest -n 2 -q -m "not slow and not sandbox and not browser"
+
+# The randomized tests at their full counts: the property tests' games and examples, and
+# schemathesis's generated requests and coverage phase both anonymously and with a token.
+ARENA_FUZZ_PERCENT ?= 100
+fuzz: setup
+	ARENA_FUZZ_PERCENT=$(ARENA_FUZZ_PERCENT) $(PY) -m pytest -n 2 -q -m fuzz
 
 lint: setup
 	$(VENV)/bin/ruff check .

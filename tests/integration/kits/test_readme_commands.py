@@ -14,6 +14,8 @@ import pytest
 
 from .conftest import KITS, REPO
 
+pytestmark = pytest.mark.slow
+
 DOCUMENTS = ["README.md"] + [str(p.relative_to(REPO)) for p in sorted(KITS.glob("*/README.md"))]
 # The build system's own targets: CI runs `make lint` and `make test` itself (this test is part
 # of `make test`), `make demo` serves until stopped and `make bench` is measured on its own.
