@@ -6,9 +6,8 @@ mid-game: every game ends finished, none is lost, stored or rated twice, standin
 recomputation from the stored games, and a lost worker's game is back in the queue within a
 minute of the loss (ARENA_GAME_LEASE_SECONDS + ARENA_SWEEP_SECONDS as shipped).
 
-Each waits out a lease, so the cases run at the shortest timers the settings allow (the
-same code paths, a few seconds instead of forty); one killed worker runs with the shipped
-ones.
+Each waits out a lease, so the cases run at short timers (the same code paths, seconds
+instead of forty); one killed worker runs with the shipped ones.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from django.conf import settings
 from django.db import connection
 
 from arena.bots.models import Bot, BotVersion
+from arena.celery import app
 from arena.games.models import Game
 from arena.ratings.models import RatingChange
 from arena.tournaments import services as tournaments
@@ -54,7 +54,9 @@ class Timers:
         return {name: str(value) for name, value in values.items() if value is not None}
 
 
-SHORTEST = Timers(lease=5, sweep=1)  # the least arena/settings.py accepts
+# The sweep as often as arena/settings.py allows; the lease twice its least (5 s), which ran
+# out under live workers at load 17: a renewal every 1.7 s came more than 3 s late.
+SHORT = Timers(lease=10, sweep=1)
 SHIPPED = Timers()
 
 
@@ -95,7 +97,7 @@ class Fleet:
 @pytest.fixture
 def timers() -> Timers:
     """The timers of the fleet (a test parametrizes ``timers`` to choose)."""
-    return SHORTEST
+    return SHORT
 
 
 @pytest.fixture
@@ -174,15 +176,13 @@ def wait_until_finished(tournament, timeout: float = 180) -> None:
 
 def plays(worker: str, game: Game) -> bool:
     """``worker`` (a Celery node name) is running the task of ``game``, or did not answer."""
-    from workers.celery import app
-
     replies = app.control.inspect(destination=[worker], timeout=2).active() or {}
     return worker not in replies or any(task["args"] == [game.pk] for task in replies[worker])
 
 
 @pytest.mark.parametrize(
     ("fault", "timers"),
-    [("killed", SHORTEST), ("hung", SHORTEST), ("killed", SHIPPED)],
+    [("killed", SHORT), ("hung", SHORT), ("killed", SHIPPED)],
     ids=["killed", "hung", "killed-shipped-timers"],
 )
 def test_a_lost_workers_game_is_back_in_play_within_a_minute_and_ratings_catch_up(fleet, fault):
