@@ -56,7 +56,7 @@ check: lint
 	$(PY) -m pytest -n 2 -q -m "not slow and not sandbox and not browser"
 
 # The randomized tests at their full counts: the property tests' games and examples, and
-# schemathesis's generated requests and coverage phase both anonymously and with a token.
+# schemathesis's generated requests, with its coverage phase.
 ARENA_FUZZ_PERCENT ?= 100
 fuzz: setup
 	ARENA_FUZZ_PERCENT=$(ARENA_FUZZ_PERCENT) $(PY) -m pytest -n 2 -q -m fuzz
