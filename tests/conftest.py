@@ -1,4 +1,37 @@
 """Shared test configuration."""
 
-# Platform tests run on real PostgreSQL and Redis, with real Celery worker processes.
+import pytest
+
+# Platform tests run on real PostgreSQL, Redis and Celery worker processes.
 from tests.support.platform import *  # noqa: F403
+
+# A test that needs one of these starts servers or processes, or plays a few hundred games,
+# before it asserts anything: it is `slow` (left out of `make check`) without saying so.
+SLOW_FIXTURES = {
+    "celery_workers",  # a Celery worker, its pool processes
+    "fleet",  # two workers and the beat (test_recovery)
+    "far_side",  # a worker and the beat on a Redis of the test's own
+    "redis_server",  # a redis-server of the test's own
+    "live_server",  # Django's threaded server
+    "page",  # headless Chromium
+    "gunicorn",  # collectstatic, then gunicorn
+    "history",  # 240 games played in-process (dashboards)
+    "kits_copy",  # the starter kits, copied to be built
+}
+# Fixtures that take tens of seconds to build and that a group of tests reads: every test
+# that uses one runs on the same xdist worker (``--dist loadgroup``), so it is built once
+# per session instead of once per worker.
+BUILT_ONCE = {
+    "history": "dashboards-history",
+    "gunicorn": "gunicorn",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        for fixture in sorted(used & BUILT_ONCE.keys()):
+            item.add_marker(pytest.mark.xdist_group(BUILT_ONCE[fixture]))

@@ -153,17 +153,25 @@ def start_worker(env: dict[str, str], log_path: Path, hostname: str) -> WorkerHa
 
 
 @contextlib.contextmanager
-def celery_process(arena_files: Path, command: list[str], name: str, ready: bytes = b"ready."):
+def celery_process(
+    arena_files: Path,
+    command: list[str],
+    name: str,
+    ready: bytes = b"ready.",
+    grace_seconds: float = 15,
+    **env: str,
+):
     """Start ``command`` (a worker or the beat) in its own process group on the test
-    database and Redis, logging to ``<name>.log``; wait for ``ready`` in its log, and kill
-    the group on leaving."""
+    database and Redis, with ``env`` added to its environment, logging to ``<name>.log``;
+    wait for ``ready`` in its log, and on leaving stop the group (SIGTERM, then SIGKILL
+    after ``grace_seconds``)."""
     handle = _start(
-        command, process_env(arena_files, BROKER_URL), arena_files / f"{name}.log", ready
+        command, process_env(arena_files, BROKER_URL, **env), arena_files / f"{name}.log", ready
     )
     try:
         yield handle
     finally:
-        stop_process_group(handle.process, grace_seconds=15)
+        stop_process_group(handle.process, grace_seconds=grace_seconds)
 
 
 def _start(command: list[str], env: dict[str, str], log_path: Path, ready: bytes) -> WorkerHandle:

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -14,6 +16,7 @@ def test_stdlib_platform_is_not_shadowed_in_tests():
     assert not hasattr(platform, "settings")
 
 
+@pytest.mark.slow
 def test_stdlib_platform_is_not_shadowed_by_manage_py():
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", "import platform; print(platform.system())"],
@@ -25,6 +28,7 @@ def test_stdlib_platform_is_not_shadowed_by_manage_py():
     assert "Linux" in out.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_django_system_check_passes():
     out = subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True

@@ -26,6 +26,7 @@ def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("who", PEOPLE)
 def test_only_the_owner_and_staff_upload_a_version(as_, people, media, toy_title, who):

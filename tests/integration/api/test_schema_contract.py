@@ -1,7 +1,12 @@
 """schemathesis against the schema the live server serves (real PostgreSQL): every operation,
-every check, anonymous and with a token; any failure fails the test."""
+every check, anonymous and with a token; any failure fails the test.
 
-import os
+How hard it tries follows ARENA_FUZZ_PERCENT (tests/support/budget.py): a plain run sends
+each operation a fifth of FULL_EXAMPLES generated requests; ``make fuzz`` (100 %) sends
+FULL_EXAMPLES and adds schemathesis's coverage phase (every boundary and wrong type of every
+parameter: a fixed few hundred requests a run, which no count bounds; with a token it took
+five times the rest of this file at load 13).
+"""
 
 import pytest
 import schemathesis
@@ -11,15 +16,21 @@ from rest_framework.authtoken.models import Token
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, RatingChange
 from tests.factories import make_builtin, make_tournament, make_user
+from tests.support.budget import FULL, cases
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.fuzz, pytest.mark.django_db(transaction=True)]
 
-EXAMPLES = int(os.environ.get("ARENA_CONTRACT_EXAMPLES", "25"))
+FULL_EXAMPLES = 25
+# A loaded machine (other suites running) once took more than schemathesis's default 10 s
+# to answer; a slow answer is not what these tests look for.
+SETTINGS = """
+request-timeout = 120
+"""
 # Rules a JSON Schema cannot state (a name unique per owner, entrants ready and of the title,
 # the title's own seat range and options, a password that matches) refuse schema-valid
 # requests with 400 and the fields: for these operations alone, 400 counts as an answer to
 # schema-valid data.
-CONFIG = """
+OPERATIONS = """
 [[operations]]
 include-name = [
     "POST /api/v1/bots/", "PUT /api/v1/bots/{id}/", "PATCH /api/v1/bots/{id}/",
@@ -56,7 +67,8 @@ def served_schema(live_server, toy_title, settings, tmp_path):
             rating=rating, game=game, mu_before=25, sigma_before=8, mu=25, sigma=8, ordinal=1
         )
     make_tournament(alice, versions, name="Draft cup")
-    config = schemathesis.config.SchemathesisConfig.from_str(CONFIG)
+    phases = f"[phases.coverage]\nenabled = {str(FULL).lower()}\n"
+    config = schemathesis.config.SchemathesisConfig.from_str(SETTINGS + phases + OPERATIONS)
     schema = schemathesis.openapi.from_url(live_server.url + "/api/v1/schema/", config=config)
     TOKEN["key"] = Token.objects.create(user=alice).key
     return schema
@@ -65,7 +77,10 @@ def served_schema(live_server, toy_title, settings, tmp_path):
 schema = schemathesis.pytest.from_fixture("served_schema")
 # Derandomized: a failure shows again on the next run instead of by chance.
 generated = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+    max_examples=cases(FULL_EXAMPLES),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
 )
 
 

@@ -9,6 +9,8 @@ import pytest
 
 from .conftest import manage, operator_env
 
+pytestmark = pytest.mark.slow
+
 SERVER = "postgresql://postgres@127.0.0.1:5432"
 # Made and dropped here; named after this worktree's helper and process, so parallel runs
 # and other checkouts never meet.

@@ -98,6 +98,7 @@ def test_the_web_probe_asks_for_an_allowed_host():
     assert host in config["data"]["ARENA_ALLOWED_HOSTS"].split(",")
 
 
+@pytest.mark.slow
 def test_the_web_pods_configuration_passes_check_deploy(tmp_path):
     (config,) = by_kind("ConfigMap").values()
     env = operator_env(

@@ -23,6 +23,8 @@ from .conftest import (
     wait_for_port,
 )
 
+pytestmark = pytest.mark.slow  # manage.py and gunicorn processes
+
 HOST = {"Host": "arena.example.org"}
 
 

@@ -10,6 +10,8 @@ from workers import play
 
 from .conftest import KIT_NAMES, kit_manifest
 
+pytestmark = pytest.mark.slow
+
 OPPONENTS = {"citadels": "random,builder,aggressor", "praga": "random,random,builder"}
 
 

@@ -14,11 +14,14 @@ import pytest
 
 from .conftest import KITS, REPO
 
+pytestmark = pytest.mark.slow
+
 DOCUMENTS = ["README.md"] + [str(p.relative_to(REPO)) for p in sorted(KITS.glob("*/README.md"))]
 # The build system's own targets: CI runs `make lint` and `make test` itself (this test is part
-# of `make test`), `make demo` serves until stopped, `make bench` is measured on its own and
-# `make wheel`'s command builds the wheel that test_local_arena_wheel installs.
-MAKE_TARGETS = {"make demo", "make test", "make lint", "make bench", "make wheel"}
+# of `make test`; `make check` runs a part of both), `make demo` serves until stopped,
+# `make bench` is measured on its own and `make wheel`'s command builds the wheel that
+# test_local_arena_wheel installs.
+MAKE_TARGETS = {"make demo", "make test", "make check", "make lint", "make bench", "make wheel"}
 SMALL_GAMES = "--games 2"
 
 

@@ -10,8 +10,12 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from arena.processes import stop_process_group
 from tests.support.platform import ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def free_port() -> int:
@@ -34,7 +38,9 @@ def still_running(pattern: str) -> list[str]:
 def test_the_demo_plays_its_leagues_serves_them_and_stops_everything(tmp_path):
     env = demo_env(tmp_path)
     manage = [sys.executable, "manage.py"]
-    for step in (["migrate", "--noinput"], ["seed_demo"]):
+    # One round of each league (seed_demo's default is 3): the same commands and code paths,
+    # a third of the games.
+    for step in (["migrate", "--noinput"], ["seed_demo", "--rounds", "1"]):
         done = subprocess.run(
             manage + step, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )

@@ -4,7 +4,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.platform import ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def test_games_are_claimed_stored_rated_and_finished_on_sqlite(tmp_path):

@@ -6,7 +6,7 @@ import pytest
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.migrations import around, migrate, migrate_to_latest
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 TRACEBACK = 'Traceback (most recent call last):\n  File "/srv/arena/workers/tasks.py", line 40'

@@ -19,7 +19,7 @@ from arena.bots.models import BotVersion
 from tests.factories import make_bot, make_user
 from workers.wheel import wheel_name
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 KITS = Path(__file__).resolve().parents[3] / "starter-kits"
 KIT_NAMES = sorted(p.name for p in KITS.iterdir() if (p / "bot.json").is_file())

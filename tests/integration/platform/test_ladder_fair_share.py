@@ -12,6 +12,8 @@ from arena.tournaments import house_ladders, queueing
 from arena.tournaments import services as tournaments
 from tests.factories import make_builtin, make_tournament, make_user
 
+pytestmark = pytest.mark.slow
+
 
 def play_next() -> Game:
     game = Game.objects.filter(status="queued").order_by("queued_at", "id").first()

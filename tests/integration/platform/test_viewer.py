@@ -14,7 +14,7 @@ from arena.tournaments.models import Tournament
 from engine.core import view
 from tests.factories import make_builtin, make_tournament, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 SEATS = {"citadels": 7, "praga": 4}
 FAULT = {"kind": "timeout", "decision": 3, "message": "no answer within 1000 ms"}

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from tests.support.platform import wait_for
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.limits import Limits
@@ -67,6 +68,16 @@ def bot_processes(marker: str) -> list[int]:
             if marker.encode() in cmdline and state != "Z":
                 found.append(int(entry))
     return found
+
+
+def wait_for_bots(marker: str, count: int) -> None:
+    """Until ``count`` bots (their own interpreters) whose command line contains ``marker``
+    run: a sandbox and an interpreter start in a second here, much later on a loaded machine."""
+    wait_for(
+        lambda: len(bot_interpreters(marker)) >= count,
+        timeout=180,
+        what=f"{count} bots {marker} to start",
+    )
 
 
 def bot_interpreters(marker: str) -> list[int]:

@@ -31,6 +31,7 @@ from .conftest import (
     bot_interpreters,
     bot_processes,
     players_for,
+    wait_for_bots,
 )
 
 pytestmark = pytest.mark.sandbox
@@ -260,7 +261,7 @@ def test_a_daemon_left_behind_is_paused_with_its_bot_and_dies_with_the_game(game
 
 
 def _settled(pid, wanted):
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 10
     state = None
     while time.monotonic() < deadline:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -297,14 +298,12 @@ def test_bots_die_with_a_runner_that_is_killed_mid_game(game_title, private_dir)
         ],
         cwd=REPO,
     )
-    deadline = time.monotonic() + 30
-    while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_bots(f"/bot/{marker}.py", 2)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
     zygotes = [pid for pid in children_of(runner.pid) if b"zygote" in cmdline(pid)]
     runner.kill()
     runner.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while bot_processes(f"/bot/{marker}.py") and time.monotonic() < deadline:
         time.sleep(0.05)
     # bubblewrap, the sandbox, the bot and the runner's zygote (warm starts) are all gone

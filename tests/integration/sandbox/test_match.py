@@ -41,8 +41,8 @@ def process_state(pid: int) -> str:
 
 
 def settled_state(pid: int, wanted: str) -> str:
-    """The process state once a signal just sent has been delivered (or after 2 s)."""
-    deadline = time.monotonic() + 2
+    """The process state once a signal just sent has been delivered (or after 10 s)."""
+    deadline = time.monotonic() + 10
     while process_state(pid) != wanted and time.monotonic() < deadline:
         time.sleep(0.001)
     return process_state(pid)

@@ -6,7 +6,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -14,7 +13,15 @@ from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers.play import main
 
-from .conftest import BOTS, REPO, bot_interpreters, bot_processes, players_for, real_titles
+from .conftest import (
+    BOTS,
+    REPO,
+    bot_interpreters,
+    bot_processes,
+    players_for,
+    real_titles,
+    wait_for_bots,
+)
 
 pytestmark = pytest.mark.sandbox
 
@@ -110,11 +117,9 @@ def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
          "--decision-ms", "60000", "--games", "1"],
         cwd=REPO, start_new_session=True, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while len(bot_interpreters(f"/bot/{marker}.py")) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_bots(f"/bot/{marker}.py", 2)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
     os.killpg(runner.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
-    assert runner.wait(timeout=30) == 130
+    assert runner.wait(timeout=180) == 130
     assert "workers.play: interrupted" in runner.stderr.read()
     assert bot_processes(f"/bot/{marker}.py") == []

@@ -21,8 +21,11 @@ from engine.citadels.components import (
 from engine.citadels.options import ABBOT_TIES, DIPLOMAT_TIMINGS, EXPANSION_REMOVALS
 from engine.citadels.title import CITADELS
 from engine.core.rng import Rng
+from tests.support.budget import cases
 
 from .builders import total_cards, total_gold
+
+pytestmark = pytest.mark.fuzz
 
 BIG_SEED = 918_273_645_546_372
 
@@ -103,13 +106,13 @@ def check_observations(state):
         assert twin.observation(seat) == view
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=cases(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_setups())
 def test_random_games_conserve_cards_and_gold_and_every_option_applies(setup):
     play_checked(*setup)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=cases(15), deadline=None)
 @given(game_setups())
 def test_observations_do_not_depend_on_hidden_cards(setup):
     play_checked(*setup, observe_every=11)
@@ -117,13 +120,14 @@ def test_observations_do_not_depend_on_hidden_cards(setup):
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_many_random_games_for_every_player_count(players):
-    """A sweep with the per-decision checks: 40 games per player count, all Dark City on."""
+    """A sweep with the per-decision checks: 40 games per player count in the full run,
+    all Dark City on."""
     options = {
         "dark_city_characters": list(DARK_CITY_CHARACTERS),
         "dark_city_districts": list(DARK_CITY_DISTRICTS),
         "rank9": "artist" if players % 2 else "queen",
     }
-    for seed in range(40):
+    for seed in range(cases(40)):
         play_checked(players, options, seed * 7919 + players)
 
 
@@ -174,12 +178,14 @@ def wizard_played(state, seat):
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 9))
 def test_a_thousand_random_games_for_every_player_count(players):
-    """1,000 games per player count across option sets. Per decision only what is cheap (an
-    option is offered and applies); conservation and duplicates at every round boundary and
-    at the end; every 100th game replays from its record to the identical result."""
-    for game in range(1000):
+    """1,000 games per player count across option sets in the full run (``make fuzz``; a
+    plain run plays the first fifth). Per decision only what is cheap (an option is offered
+    and applies); conservation and duplicates at every round boundary and at the end; every
+    100th game replays from its record to the identical result."""
+    for game in range(cases(1000)):
         options = sweep_options(players, game)
         seed = game * 104_729 + players
         state = CITADELS.new_game(players, options, seed)
@@ -255,7 +261,7 @@ def scramble_hidden_characters(state, seat, rng):
     return twin
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=cases(12), deadline=None)
 @given(game_setups())
 def test_observations_do_not_depend_on_characters_the_seat_has_not_seen(setup):
     """Issue 2 Observations: other seats' characters stay hidden until they are called, and

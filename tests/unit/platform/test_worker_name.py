@@ -3,6 +3,8 @@
 import os
 import socket
 
+import pytest
+
 from arena.games.tasks import worker_name
 
 
@@ -12,6 +14,7 @@ def test_a_process_keeps_one_name_that_starts_with_its_host_and_pid():
     assert name.startswith(f"{socket.gethostname()}:{os.getpid()}:")
 
 
+@pytest.mark.slow
 def test_a_forked_process_draws_a_name_of_its_own():
     parent = worker_name()
     read, write = os.pipe()

@@ -5,13 +5,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import make_bot, play_game
+from tests.support.budget import cases
 
 from .helpers import PRAGA, VARIANTS, check_invariants, play_checked, roundtrip
+
+pytestmark = pytest.mark.fuzz
 
 games = st.tuples(st.integers(1, 4), st.integers(0, 2**31), st.integers(0, len(VARIANTS) - 1))
 
 
-@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=cases(24), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_random_games_keep_every_invariant_after_every_decision(game):
     players, seed, variant = game
@@ -43,16 +46,16 @@ def _play_many(first, count):
 
 
 def test_many_random_games_end_after_exactly_sixteen_turns_each():
-    _play_many(0, 100)
+    _play_many(0, cases(100))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("first", [1000, 1400, 1800, 2200, 2600])
 def test_two_thousand_more_random_games_end_cleanly(first):
-    _play_many(first, 400)
+    _play_many(first, cases(400))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=cases(12), deadline=None)
 @given(games)
 def test_records_replay_to_the_same_result_and_observations(game):
     players, seed, variant = game
@@ -64,7 +67,7 @@ def test_records_replay_to_the_same_result_and_observations(game):
         assert again.observation(seat) == state.observation(seat)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=cases(10), deadline=None)
 @given(games)
 def test_a_clone_is_independent_and_plays_the_same(game):
     players, seed, variant = game
@@ -79,7 +82,7 @@ def test_a_clone_is_independent_and_plays_the_same(game):
     assert roundtrip(before) == before
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=cases(10), deadline=None)
 @given(games)
 def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
     players, seed, variant = game
@@ -97,7 +100,7 @@ def test_observations_do_not_depend_on_the_order_of_face_down_stacks(game):
         assert "seed" not in text
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=cases(6), deadline=None)
 @given(games)
 def test_every_offered_option_applies_and_keeps_the_invariants(game):
     players, seed, variant = game

@@ -1,6 +1,8 @@
 """The ``search`` bot: worlds rebuilt from an observation, determinism given its seed, its
 budget, legal play, and no use of hidden information."""
 
+import pytest
+
 from engine import make_bot
 from engine.core.play import play_out
 from engine.core.rng import Rng
@@ -8,6 +10,8 @@ from engine.praga.search import SearchBot
 from engine.praga.worlds import HiddenPiles, is_turn_start, public_world, sample_hidden
 
 from .helpers import PRAGA
+
+pytestmark = pytest.mark.slow
 
 
 def small(seed=0, **budget):

@@ -116,6 +116,7 @@ def test_the_offline_file_is_self_contained_and_under_a_megabyte(record, tmp_pat
     assert "MeepleViewer.register(" in html and "data-start='end'" in html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("record", [citadels_record(), praga_record()], ids=["citadels", "praga"])
 def test_the_viewers_data_holds_every_perspective_asked_for(record):
     data = view.viewer_data(record, ["public", "all", 1])

@@ -72,6 +72,7 @@ def test_the_legend_has_the_city_map_and_the_action_board():
     assert len(legend["frame"]) == 12
 
 
+@pytest.mark.slow
 def test_nothing_a_person_reads_in_a_whole_game_is_a_raw_id(record):
     """Every label of every decision, from every perspective, and every name the drawing
     looks ids up in (tiles, technologies, bridge tiles, tokens, squares, seals)."""

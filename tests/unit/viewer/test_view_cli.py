@@ -2,8 +2,12 @@
 
 import json
 
+import pytest
+
 from engine.cli import main
 from tests.unit.viewer.games import citadels_record
+
+pytestmark = pytest.mark.slow
 
 
 def test_it_writes_one_html_file_for_a_record(tmp_path, capsys):
