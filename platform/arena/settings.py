@@ -207,6 +207,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/: oversized bodies refused unread, and every error answered as JSON.
+    "arena.api.middleware.ApiErrorMiddleware",
     # Static files from STATIC_ROOT (collectstatic) with DEBUG off; from the apps with it on.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -419,6 +421,8 @@ REST_FRAMEWORK = {
     # ?format= is a tournament filter here, not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # Writes take JSON; the upload alone is multipart (docs/api/README.md).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {

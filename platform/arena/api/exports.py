@@ -26,13 +26,11 @@ STANDING_COLUMNS = [
 
 
 class TextRenderer(BaseRenderer):
-    """Lets a client ask for text/csv or text/plain; errors are then written as text too."""
+    """Lets a client ask for text/csv or text/plain (errors stay JSON: arena.api.errors)."""
 
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        if isinstance(data, dict) and "error" in data:
-            return f"{data['error']['code']}: {data['error']['message']}\n".encode()
         return str(data).encode()
 
 

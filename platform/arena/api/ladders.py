@@ -3,12 +3,12 @@ challenges and withdrawals, and the title ratings across every competition."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from arena.bots.models import Bot
@@ -18,6 +18,7 @@ from arena.tournaments.leaderboard import leaderboard, rating_history
 from arena.tournaments.models import Challenge, Tournament
 
 from .errors import Conflict
+from .fields import IdField
 from .filters import LadderFilter, TitleRatingFilter
 from .views import ArenaViewSet
 
@@ -70,14 +71,15 @@ class HistoryPointSerializer(serializers.Serializer):
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
-    bot = serializers.PrimaryKeyRelatedField(
-        queryset=Bot.objects.all(), write_only=True, help_text="your bot on the ladder"
-    )
-    opponents = serializers.PrimaryKeyRelatedField(
+    bot = IdField(queryset=Bot.objects.all(), write_only=True, help_text="your bot on the ladder")
+    opponents = IdField(
         queryset=Bot.objects.all(), many=True, write_only=True, help_text="bots on the ladder"
     )
     games = serializers.IntegerField(
-        source="game_count", min_value=1, help_text="how many games to play now"
+        source="game_count",
+        min_value=1,
+        max_value=settings.ARENA_CHALLENGE_MAX_GAMES,
+        help_text="how many games to play now (ARENA_CHALLENGE_MAX_GAMES at most)",
     )
     requester = serializers.CharField(source="requester.username", read_only=True)
     game_ids = serializers.PrimaryKeyRelatedField(
@@ -100,7 +102,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
 
 
 class WithdrawSerializer(serializers.Serializer):
-    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), help_text="your bot")
+    bot = IdField(queryset=Bot.objects.all(), help_text="your bot")
 
 
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
@@ -111,7 +113,6 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     queryset = Tournament.objects.filter(standing=True).order_by("id")
     serializer_class = LadderSerializer
     filterset_class = LadderFilter
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
     throttle_scopes = {"challenges": "tournament"}
     conflict_actions = ("withdraw",)
 
@@ -155,6 +156,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         data = ChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        if not values["bot"].can_edit(request.user):
+            raise PermissionDenied("Only the bot's owner may challenge with it.")
         try:
             challenge = ladders.create_challenge(
                 requester=request.user, ladder=ladder, bot=values["bot"],
@@ -163,7 +166,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         except ladders.ChallengeLimit as err:
             raise Throttled(wait=3600, detail=str(err)) from None
         except ladders.LadderError as err:
-            raise ValidationError({"bot": [str(err)]}) from None
+            raise ValidationError({err.field: [str(err)]}) from None
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -180,7 +183,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         data.is_valid(raise_exception=True)
         bot = data.validated_data["bot"]
         if not bot.can_edit(request.user):
-            raise ValidationError({"bot": ["Only the bot's owner may withdraw it."]})
+            raise PermissionDenied("Only the bot's owner may withdraw it.")
         try:
             ladders.withdraw(ladder, bot)
         except ladders.LadderError as err:

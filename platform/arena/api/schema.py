@@ -19,7 +19,8 @@ ERROR_MEANINGS = {
     "403": "Signed in, but not allowed: only the owner, organiser or staff may do this.",
     "404": "No such resource (or page).",
     "409": "The resource is not in a state that allows this (for example, it has played).",
-    "413": "The upload is larger than the limit; refused from its Content-Length.",
+    "413": "The body is over its limit (an upload over ARENA_UPLOAD_MAX_BYTES, any other body "
+    "over DATA_UPLOAD_MAX_MEMORY_SIZE); refused from its Content-Length, unread.",
     "415": "The request body's media type is not accepted here.",
     "429": "Too many requests; retry after the number of seconds in `Retry-After`.",
 }
@@ -73,7 +74,7 @@ class ArenaAutoSchema(AutoSchema):
             codes.append("404")
         if action in getattr(self.view, "conflict_actions", ()):
             codes.append("409")
-        if action in getattr(self.view, "upload_actions", ()):
+        if has_body or action in getattr(self.view, "upload_actions", ()):
             codes.append("413")
         if has_body:
             codes.append("415")

@@ -15,6 +15,8 @@ from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import spec
 from arena.tournaments.models import Tournament
 
+from .fields import IdField, StrictBooleanField
+
 # -- titles and players ----------------------------------------------------------------------
 
 
@@ -77,6 +79,9 @@ class BotSerializer(serializers.ModelSerializer):
         choices=(), help_text="a title id; it cannot change once the bot has versions"
     )
     name = serializers.CharField(max_length=64, help_text="unique among the owner's bots")
+    description = serializers.CharField(
+        max_length=Bot.DESCRIPTION_MAX_LENGTH, required=False, allow_blank=True
+    )
 
     class Meta:
         model = Bot
@@ -126,7 +131,7 @@ class BotSerializer(serializers.ModelSerializer):
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
-    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
+    bot = IdField(queryset=Bot.objects.all())
     file = serializers.FileField(
         write_only=True,
         allow_empty_file=True,
@@ -198,7 +203,7 @@ class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
     title = serializers.ChoiceField(choices=())
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=spec.DEFAULT_FORMAT)
-    entrants = serializers.PrimaryKeyRelatedField(
+    entrants = IdField(
         many=True,
         queryset=BotVersion.objects.select_related("bot__owner"),
         help_text="ids of ready bot versions of the title",
@@ -460,4 +465,4 @@ class RatingChangeSerializer(serializers.ModelSerializer):
 
 
 class ChallengeOptSerializer(serializers.Serializer):
-    accepts = serializers.BooleanField(help_text="false: others cannot challenge it on ladders")
+    accepts = StrictBooleanField(help_text="false: others cannot challenge it on ladders")

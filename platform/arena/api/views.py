@@ -21,10 +21,11 @@ from rest_framework.exceptions import (
     ValidationError,
 )
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.serializers import CharField, Serializer
+from rest_framework.settings import api_settings
 
 import engine
 from arena.bots import services as bot_services
@@ -39,6 +40,7 @@ from arena.tournaments.models import Tournament
 
 from . import exports
 from .errors import Conflict, PayloadTooLarge
+from .fields import whole_number
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
 from .permissions import CanEditOrReadOnly
 from .serializers import (
@@ -68,6 +70,9 @@ class ArenaViewSet(viewsets.GenericViewSet):
     private_actions: tuple[str, ...] = ()
 
     def initial(self, request, *args, **kwargs):
+        for raw in kwargs.values():  # ids in the path: digits beyond a column name nothing
+            if raw.lstrip("-").isdigit() and whole_number(raw) is None:
+                raise NotFound("No such resource.")
         super().initial(request, *args, **kwargs)
         repeated = sorted(k for k, v in request.query_params.lists() if len(v) > 1)
         if repeated:
@@ -108,7 +113,12 @@ class SelfView(generics.RetrieveAPIView):
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
-    """Username and password, as JSON or a form."""
+    """Username and password, as JSON (each as long as the sign-up form allows)."""
+
+    username = CharField(max_length=150, write_only=True)
+    password = CharField(
+        max_length=4096, write_only=True, trim_whitespace=False, style={"input_type": "password"}
+    )
 
 
 class TokenSerializer(Serializer):
@@ -125,7 +135,7 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedThrottle]
     throttle_scopes = {"post": "login"}
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = TokenRequestSerializer
 
 
@@ -175,7 +185,6 @@ class BotViewSet(
         methods=["post"],
         filterset_class=None,
         pagination_class=None,
-        parser_classes=[JSONParser],
     )
     def challenges(self, request, pk=None):
         bot = self.get_object()
@@ -228,7 +237,7 @@ class BotVersionViewSet(
     queryset = BotVersion.objects.select_related("bot__owner").order_by("id")
     serializer_class = BotVersionSerializer
     filterset_class = BotVersionFilter
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
     throttle_scopes = {"create": "upload"}
     upload_actions = ("create",)
     conflict_actions = ("withdraw",)
@@ -299,7 +308,6 @@ class TournamentViewSet(
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
     throttle_scopes = {"create": "tournament"}
     conflict_actions = tuple(STATE_CHANGES)
 

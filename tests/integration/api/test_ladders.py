@@ -67,7 +67,7 @@ def test_challenges_are_refused_for_opted_out_bots_and_over_the_limit(
     made = as_("alice").post(url, body, format="json")
     assert made.status_code == 201, made.json()
     assert len(made.json()["game_ids"]) == 3
-    assert as_("charlie").post(url, body, format="json").status_code == 400  # not his bot
+    assert as_("charlie").post(url, body, format="json").status_code == 403  # not his bot
     over = as_("alice").post(url, body, format="json")
     assert over.status_code == 429 and "5 games a day" in over.json()["error"]["message"]
     opt_out = f"/api/v1/bots/{house.bot_version.bot_id}/challenges/"
@@ -89,7 +89,7 @@ def test_an_owner_withdraws_a_bot_and_a_second_withdrawal_conflicts(as_, ladder)
     mine = Entrant.objects.get(tournament=ladder, status="active", bot_version__bot__name="mine")
     url = f"/api/v1/ladders/{ladder.pk}/withdraw/"
     body = {"bot": mine.bot_version.bot_id}
-    assert as_("charlie").post(url, body, format="json").status_code == 400
+    assert as_("charlie").post(url, body, format="json").status_code == 403
     assert as_("alice").post(url, body, format="json").status_code == 200
     assert as_("alice").post(url, body, format="json").status_code == 409
     rows = as_("anonymous").get(f"/api/v1/ladders/{ladder.pk}/leaderboard/").json()["results"]

@@ -39,3 +39,13 @@ def test_uploads_and_tournament_creation_are_throttled_per_player(as_, versions,
         assert as_("alice").post("/api/v1/tournaments/", payload).status_code == 201
     error_of(as_("alice").post("/api/v1/tournaments/", payload), 429)
     assert as_("charlie").post("/api/v1/tournaments/", payload).status_code == 201
+
+
+def test_a_username_longer_than_any_is_a_400_naming_it(as_, people):
+    response = as_("anonymous").post("/api/v1/token/", {"username": "a" * 151, "password": "x"})
+    assert "username" in error_of(response, 400)["fields"]
+
+
+def test_the_schema_documents_the_tokens_400(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    assert "400" in schema["paths"]["/api/v1/token/"]["post"]["responses"]
