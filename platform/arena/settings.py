@@ -401,7 +401,8 @@ ARENA_THROTTLE_RATES = {
 ARENA_CACHE_URL = env_str("ARENA_CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
+        # On Redis, with this process's memory standing in while Redis is down (arena/cache.py).
+        {"BACKEND": "arena.cache.RedisWithFallback", "LOCATION": ARENA_CACHE_URL}
         if ARENA_CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
