@@ -439,9 +439,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     )
     @action(detail=True, methods=["get"], filterset_class=None)
     def replay(self, request, pk=None):
-        game = get_object_or_404(Game.objects.only("id", "record"), pk=pk)
-        if not game.record:
-            raise NotFound("This game has no replay record yet.")
+        game = get_object_or_404(Game, pk=pk)
+        refused = game.replay_withheld()
+        if refused:
+            raise NotFound(refused)
         return Response(game.record)
 
     @extend_schema(
