@@ -11,11 +11,13 @@ from rest_framework.exceptions import PermissionDenied, Throttled, ValidationErr
 from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 
+import engine
 from arena.bots.models import Bot
 from arena.ratings.models import TitleRating, TitleRatingChange
-from arena.tournaments import ladders
+from arena.tournaments import ladders, spec
 from arena.tournaments.leaderboard import leaderboard, rating_history
 from arena.tournaments.models import Challenge, Tournament
+from arena.tournaments.services import TournamentError
 
 from .errors import Conflict
 from .fields import IdField
@@ -24,11 +26,39 @@ from .views import ArenaViewSet
 
 
 class LadderSerializer(serializers.ModelSerializer):
-    players = serializers.IntegerField(source="seats", read_only=True)
+    """A ladder; created as on the web form: running at once, with the house bots and every
+    bot's newest ready version of the title."""
+
+    name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
+    title = serializers.ChoiceField(choices=())
+    players = serializers.IntegerField(
+        source="seats",
+        min_value=ladders.PLAYERS_MIN,
+        max_value=ladders.PLAYERS_MAX,
+        help_text="players at each table (within the title's range)",
+    )
+    options = serializers.DictField(
+        required=False,
+        child=serializers.JSONField(),
+        help_text="rule option overrides (see the title's options); answered resolved",
+    )
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "title", "players", "options", "status", "created"]
+        read_only_fields = ["status", "created"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["title"].choices = engine.titles()
+
+    def validate(self, attrs):
+        title = engine.title(attrs["title"])
+        if not title.min_players <= attrs["seats"] <= title.max_players:
+            raise serializers.ValidationError(
+                {"players": [f"{title.name} takes {title.min_players} to {title.max_players}."]}
+            )
+        return attrs
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -105,7 +135,9 @@ class WithdrawSerializer(serializers.Serializer):
     bot = IdField(queryset=Bot.objects.all(), help_text="your bot")
 
 
-class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
+class LadderViewSet(
+    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
+):
     """Standing ladders (one per title and player count, and organisers' own): the
     leaderboard, each bot's rating history with markers at new versions, challenges (games
     now, ahead of the ladder's; throttled per player) and withdrawals."""
@@ -113,8 +145,20 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     queryset = Tournament.objects.filter(standing=True).order_by("id")
     serializer_class = LadderSerializer
     filterset_class = LadderFilter
-    throttle_scopes = {"challenges": "tournament"}
+    throttle_scopes = {"create": "tournament", "challenges": "tournament"}
     conflict_actions = ("withdraw",)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        try:
+            serializer.instance = ladders.create_ladder(
+                organiser=self.request.user, name=data["name"], title=data["title"],
+                players=data["seats"], options=data.get("options") or None,
+            )  # fmt: skip
+        except engine.ConfigError as err:
+            raise ValidationError({"options": [str(err)]}) from None
+        except TournamentError as err:
+            raise ValidationError({"players": [str(err)]}) from None
 
     @extend_schema(responses=LeaderboardRowSerializer(many=True), summary="The leaderboard")
     @action(detail=True, methods=["get"], filterset_class=None)

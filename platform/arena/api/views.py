@@ -34,6 +34,7 @@ from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat, deal_pending
 from arena.games.queue_status import queue_status
+from arena.players.services import revoke_token, rotate_token
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
@@ -137,6 +138,34 @@ class TokenView(ObtainAuthToken):
     throttle_scopes = {"post": "login"}
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = TokenRequestSerializer
+
+
+class TokenRotateView(generics.GenericAPIView):
+    """A new token for the player whose token (or session) this is; the old one stops
+    working at once (the profile page's "replace")."""
+
+    serializer_class = TokenSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes = {"post": "login"}
+
+    @extend_schema(request=None, summary="Replace your API token: the old one stops working")
+    def post(self, request):
+        return Response({"token": rotate_token(request.user).key})
+
+
+class TokenRevokeView(generics.GenericAPIView):
+    """Revoke the player's token: it stops working; POST token/ with the password makes a new
+    one (the profile page's "revoke")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes = {"post": "login"}
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke your API token")
+    def post(self, request):
+        revoke_token(request.user)
+        return Response(status=204)
 
 
 # -- bots and versions -----------------------------------------------------------------------

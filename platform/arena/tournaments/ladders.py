@@ -36,6 +36,10 @@ log = logging.getLogger("arena.ladders")
 SEATED = (Entrant.Status.ACTIVE, Entrant.Status.SUSPENDED, Entrant.Status.WITHDRAWN)
 
 
+# A ladder's player count, on the web form and over the API (the title's range applies too).
+PLAYERS_MIN, PLAYERS_MAX = 2, 12
+
+
 class LadderError(ValueError):
     """A ladder request that is refused; the message says why and what to do, and ``field``
     names the argument at fault (``bot``, ``opponents``, ``games``)."""

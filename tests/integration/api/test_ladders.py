@@ -9,6 +9,8 @@ from arena.tournaments.models import Entrant
 from tests.factories import PASSWORD, make_builtin
 from workers.tasks import run_job
 
+from .conftest import error_of
+
 
 def play(ladder, games: int) -> None:
     """Play the ladder's queued games in this process, as a worker would, ``games`` of them."""
@@ -137,3 +139,17 @@ def test_an_organiser_creates_a_ladder_with_other_rule_options(client, toy_title
     owners = set(ladder.entries.values_list("bot_version__bot__owner__username", flat=True))
     assert owners == {"arena", "alice"}  # the house bots and every ready bot of the title
     assert ladder.games.filter(status="queued").exists()
+
+
+def test_any_player_creates_a_running_ladder_with_the_web_forms_rules(as_, toy_title, people):
+    body = {"name": "Toy duel", "title": "toy", "players": 2}
+    made = as_("charlie").post("/api/v1/ladders/", body, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["status"] == "running" and made.json()["players"] == 2
+    assert as_("anonymous").get(f"/api/v1/ladders/{made.json()['id']}/").status_code == 200
+    error_of(as_("anonymous").post("/api/v1/ladders/", body, format="json"), 401)
+    for wrong, field in [({"players": 13}, "players"), ({"players": 9}, "players"),
+                         ({"name": "x" * 101}, "name"), ({"title": "chess"}, "title"),
+                         ({"options": {"no_such_option": 1}}, "options")]:  # fmt: skip
+        refused = as_("charlie").post("/api/v1/ladders/", {**body, **wrong}, format="json")
+        assert field in error_of(refused, 400)["fields"], wrong

@@ -49,3 +49,21 @@ def test_a_username_longer_than_any_is_a_400_naming_it(as_, people):
 def test_the_schema_documents_the_tokens_400(client):
     schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
     assert "400" in schema["paths"]["/api/v1/token/"]["post"]["responses"]
+
+
+def test_a_player_replaces_the_token_and_the_old_one_stops_working(as_, people):
+    api = as_("alice")
+    old = people["alice"].auth_token.key
+    fresh = api.post("/api/v1/token/rotate/").json()["token"]
+    assert fresh != old
+    assert error_of(api.get("/api/v1/me/"), 401)["code"] == "authentication_failed"
+    api.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert api.get("/api/v1/me/").json()["username"] == "alice"
+
+
+def test_a_player_revokes_the_token(as_, people):
+    api = as_("alice")
+    assert api.post("/api/v1/token/revoke/").status_code == 204
+    error_of(api.get("/api/v1/me/"), 401)
+    error_of(as_("anonymous").post("/api/v1/token/revoke/"), 401)
+    error_of(as_("anonymous").post("/api/v1/token/rotate/"), 401)
