@@ -13,6 +13,7 @@ way: this module and ``workers.tasks`` use the platform; the platform never impo
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ if _PLATFORM_DIR not in sys.path:
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
 from celery.signals import (  # noqa: E402
+    after_setup_logger,
     task_postrun,
     task_prerun,
     worker_init,
@@ -73,6 +75,19 @@ def apply_worker_session_settings(sender=None, connection=None, **kwargs) -> Non
             "SELECT set_config('synchronous_commit', %s, false)",
             [settings.ARENA_WORKER_SYNCHRONOUS_COMMIT],
         )
+
+
+@after_setup_logger.connect
+@worker_init.connect
+@worker_process_init.connect
+def _one_line_per_event(**kwargs) -> None:
+    """In a worker, Celery's root handler writes every record (with its time and process);
+    the ``arena`` logger's own console handler (Django's LOGGING, for the web and commands)
+    would write each event a second time. Whichever of Django and Celery set logging up
+    last, by the time a task runs the arena loggers have no handler of their own."""
+    arena = logging.getLogger("arena")
+    for handler in list(arena.handlers):
+        arena.removeHandler(handler)
 
 
 @worker_init.connect

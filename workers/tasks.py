@@ -108,12 +108,15 @@ def on_a_live_connection(step, *args, **kwargs):
     """Run a claim or a store (each one transaction, safe to run twice) once more on a new
     connection if the connection kept from earlier tasks turns out broken (PostgreSQL
     restarted, a network cut). Workers skip Django's per-task health check (a round trip
-    before every game, see workers/celery.py); this is where a broken connection shows."""
+    before every game, see workers/celery.py); this is where a broken connection shows.
+    psycopg's own errors count too: a pipelined round trip (arena.sql) raises them unwrapped."""
+    import psycopg
     from django.db import InterfaceError, OperationalError, connection
 
+    broken = (InterfaceError, OperationalError, psycopg.InterfaceError, psycopg.OperationalError)
     try:
         return step(*args, **kwargs)
-    except (InterfaceError, OperationalError) as err:
+    except broken as err:
         if connection.in_atomic_block:
             raise
         log.warning("db.connection.retry %s", {"step": step.__name__, "error": str(err)[:200]})
