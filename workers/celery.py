@@ -12,6 +12,7 @@ way: this module and ``workers.tasks`` use the platform; the platform never impo
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -30,11 +31,34 @@ from celery.signals import (  # noqa: E402
     worker_init,
     worker_process_init,
 )
+from celery.worker.consumer import Consumer  # noqa: E402
 
 from arena.celery import app  # noqa: E402
 
 # The tasks are loaded here, in the worker, and nowhere in the platform.
 app.conf.imports = ["workers.tasks"]
+
+# Seconds between a worker's attempts to reach a broker that went away.
+BROKER_RETRY_SECONDS = 1
+
+
+class PromptConsumer(Consumer):
+    """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS. kombu's own
+    pauses grow by 2 s an attempt up to 30 s, so a worker came back to Redis up to that long
+    after it returned (12 s after a minute's outage), while the beat had resent the work at
+    once."""
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection,
+            interval_start=0,
+            interval_step=BROKER_RETRY_SECONDS,
+            interval_max=BROKER_RETRY_SECONDS,
+        )
+        return super().ensure_connected(conn)
+
+
+app.conf.worker_consumer = "workers.celery:PromptConsumer"
 
 
 @worker_init.connect
