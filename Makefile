@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench setup sandbox-deps browser-deps test-deps clean
+.PHONY: demo test contract lint format bench setup sandbox-deps browser-deps test-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -45,6 +45,11 @@ demo: setup sandbox-deps
 
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q
+
+# The API contract in full: schemathesis, every check, 100 examples an operation (the suite's
+# own run takes ARENA_CONTRACT_EXAMPLES, 25 unless set; docs/api/README.md).
+contract: setup
+	ARENA_CONTRACT_EXAMPLES=100 $(PY) -m pytest -n 0 -q tests/integration/api/test_schema_contract.py
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -437,6 +437,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "PREPROCESSING_HOOKS": ["arena.api.schema.only_v1"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arena.api.schema.link_created_objects",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatus": "arena.tournaments.models.Tournament.Status",

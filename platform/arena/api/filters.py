@@ -65,9 +65,10 @@ class AnyTextField(forms.CharField):
         ]
 
 
+@extend_schema_field({"type": "string", "minLength": 1})
 class TextFilter(filters.CharFilter):
-    """Equality on text; a value with a NUL character matches nothing (PostgreSQL text holds
-    none, and would refuse the query)."""
+    """Equality on text, given non-empty; a value with a NUL character matches nothing
+    (PostgreSQL text holds none, and would refuse the query)."""
 
     field_class = AnyTextField
 

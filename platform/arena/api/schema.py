@@ -39,6 +39,29 @@ class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
 
 
+def link_created_objects(result, generator, request, public):
+    """Postprocessing hook: each create's 201 links to every operation on the object it made
+    (``POST tournaments/`` to ``tournaments/{id}/start/`` and the rest, its id from the
+    answer's body), so clients and schemathesis's stateful phase reuse what they created."""
+    paths = result["paths"]
+    for collection, operations in paths.items():
+        created = operations.get("post", {}).get("responses", {}).get("201")
+        if created is None:
+            continue
+        links = {}
+        for path, others in paths.items():
+            if not path.startswith(collection + "{id}/"):
+                continue
+            for operation in others.values():
+                links[operation["operationId"]] = {
+                    "operationId": operation["operationId"],
+                    "parameters": {"id": "$response.body#/id"},
+                }
+        if links:
+            created["links"] = links
+    return result
+
+
 def only_v1(endpoints):
     """Preprocessing hook: describe /api/v1/ (and the analytics), not the /api/ alias."""
     return [e for e in endpoints if e[0].startswith(DESCRIBED_PREFIXES)]
