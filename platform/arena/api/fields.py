@@ -1,6 +1,7 @@
 """Fields the API reads more strictly than DRF does: whole numbers within what a database
 column holds (SQLite's INTEGER and PostgreSQL's bigint: a larger one is a 400 or a 404, never
-an overflow in the driver), ids as JSON numbers, booleans as JSON true or false."""
+an overflow in the driver), ids as JSON numbers, booleans as JSON true or false, text as JSON
+strings."""
 
 from __future__ import annotations
 
@@ -49,3 +50,12 @@ class StrictBooleanField(serializers.BooleanField):
         if isinstance(data, bool):
             return data
         self.fail("invalid", input=data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string only (DRF would take 0 or false and store "0" or "False")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)

@@ -20,7 +20,7 @@ from arena.tournaments.models import Challenge, Tournament
 from arena.tournaments.services import TournamentError
 
 from .errors import Conflict
-from .fields import IdField
+from .fields import IdField, StrictCharField
 from .filters import LadderFilter, TitleRatingFilter
 from .views import ArenaViewSet
 
@@ -29,7 +29,7 @@ class LadderSerializer(serializers.ModelSerializer):
     """A ladder; created as on the web form: running at once, with the house bots and every
     bot's newest ready version of the title."""
 
-    name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
+    name = StrictCharField(max_length=spec.NAME_MAX_LENGTH)
     title = serializers.ChoiceField(choices=())
     players = serializers.IntegerField(
         source="seats",

@@ -15,7 +15,7 @@ from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import spec
 from arena.tournaments.models import Tournament
 
-from .fields import IdField, StrictBooleanField
+from .fields import IdField, StrictBooleanField, StrictCharField
 
 # -- titles and players ----------------------------------------------------------------------
 
@@ -78,8 +78,8 @@ class BotSerializer(serializers.ModelSerializer):
     title = serializers.ChoiceField(
         choices=(), help_text="a title id; it cannot change once the bot has versions"
     )
-    name = serializers.CharField(max_length=64, help_text="unique among the owner's bots")
-    description = serializers.CharField(
+    name = StrictCharField(max_length=64, help_text="unique among the owner's bots")
+    description = StrictCharField(
         max_length=Bot.DESCRIPTION_MAX_LENGTH, required=False, allow_blank=True
     )
 
@@ -200,7 +200,7 @@ def _bounded(name: str) -> serializers.IntegerField:
 
 class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", read_only=True)
-    name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
+    name = StrictCharField(max_length=spec.NAME_MAX_LENGTH)
     title = serializers.ChoiceField(choices=())
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=spec.DEFAULT_FORMAT)
     entrants = IdField(

@@ -26,6 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.serializers import CharField, Serializer
 from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 
 import engine
 from arena.bots import services as bot_services
@@ -41,7 +42,7 @@ from arena.tournaments.models import Tournament
 
 from . import exports
 from .errors import Conflict, PayloadTooLarge
-from .fields import whole_number
+from .fields import StrictCharField, whole_number
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
 from .permissions import CanEditOrReadOnly
 from .serializers import (
@@ -116,8 +117,8 @@ class SelfView(generics.RetrieveAPIView):
 class TokenRequestSerializer(AuthTokenSerializer):
     """Username and password, as JSON (each as long as the sign-up form allows)."""
 
-    username = CharField(max_length=150, write_only=True)
-    password = CharField(
+    username = StrictCharField(max_length=150, write_only=True)
+    password = StrictCharField(
         max_length=4096, write_only=True, trim_whitespace=False, style={"input_type": "password"}
     )
 
@@ -140,21 +141,24 @@ class TokenView(ObtainAuthToken):
     serializer_class = TokenRequestSerializer
 
 
-class TokenRotateView(generics.GenericAPIView):
+class TokenRotateView(APIView):
     """A new token for the player whose token (or session) this is; the old one stops
     working at once (the profile page's "replace")."""
 
-    serializer_class = TokenSerializer
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [ScopedThrottle]
     throttle_scopes = {"post": "login"}
 
-    @extend_schema(request=None, summary="Replace your API token: the old one stops working")
+    @extend_schema(
+        request=None,
+        responses=TokenSerializer,
+        summary="Replace your API token: the old one stops working",
+    )
     def post(self, request):
         return Response({"token": rotate_token(request.user).key})
 
 
-class TokenRevokeView(generics.GenericAPIView):
+class TokenRevokeView(APIView):
     """Revoke the player's token: it stops working; POST token/ with the password makes a new
     one (the profile page's "revoke")."""
 

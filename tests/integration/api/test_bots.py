@@ -131,3 +131,9 @@ def test_the_challenge_opt_out_takes_a_json_boolean_only(as_, people, toy_title,
     bot = make_bot(people["alice"], name="picky")
     response = as_("alice").post(f"/api/v1/bots/{bot.pk}/challenges/", {"accepts": accepts})
     assert "accepts" in error_of(response, 400)["fields"]
+
+
+@pytest.mark.parametrize("field", ["name", "description"])
+def test_text_fields_take_json_strings_only(as_, people, toy_title, field):
+    body = {"title": "toy", "name": "numbered", field: 0}
+    assert field in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]

@@ -67,3 +67,10 @@ def test_a_player_revokes_the_token(as_, people):
     error_of(api.get("/api/v1/me/"), 401)
     error_of(as_("anonymous").post("/api/v1/token/revoke/"), 401)
     error_of(as_("anonymous").post("/api/v1/token/rotate/"), 401)
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/token/", "/api/v1/token/rotate/", "/api/v1/token/revoke/"]
+)
+def test_options_on_the_token_urls_describe_them(as_, people, path):
+    assert as_("alice").options(path).status_code == 200
