@@ -4,6 +4,7 @@ one error body (``arena.api.errors``), and only the versioned paths are describe
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
 from rest_framework import permissions, serializers
 
 from .throttles import scope_of
@@ -80,6 +81,15 @@ class ArenaAutoSchema(AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ErrorSerializer, code)
                 responses[code]["description"] = ERROR_MEANINGS[code]
+        if any(p["in"] == "query" for p in self._get_parameters()):
+            # Answered by the web server in front (gunicorn, a proxy), before the API sees it.
+            responses["414"] = self._get_response_for_code(
+                OpenApiTypes.STR, "414", media_types=["text/html"]
+            )
+            responses["414"]["description"] = (
+                "The URL is longer than the web server takes (gunicorn: 4,094 bytes); "
+                "answered by it, in its own words."
+            )
         return responses
 
     def error_codes(self) -> list[str]:
