@@ -22,10 +22,11 @@ from arena.tournaments.services import TournamentError
 from .errors import Conflict
 from .fields import IdField, StrictCharField
 from .filters import LadderFilter, TitleRatingFilter
+from .serializers import KnownFieldsOnly
 from .views import ArenaViewSet
 
 
-class LadderSerializer(serializers.ModelSerializer):
+class LadderSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """A ladder; created as on the web form: running at once, with the house bots and every
     bot's newest ready version of the title."""
 
@@ -100,7 +101,7 @@ class HistoryPointSerializer(serializers.Serializer):
     ordinal = serializers.FloatField()
 
 
-class ChallengeSerializer(serializers.ModelSerializer):
+class ChallengeSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     bot = IdField(queryset=Bot.objects.all(), write_only=True, help_text="your bot on the ladder")
     opponents = IdField(
         queryset=Bot.objects.all(), many=True, write_only=True, help_text="bots on the ladder"
@@ -131,7 +132,7 @@ class ChallengeSerializer(serializers.ModelSerializer):
         read_only_fields = ["bot_version", "created"]
 
 
-class WithdrawSerializer(serializers.Serializer):
+class WithdrawSerializer(KnownFieldsOnly, serializers.Serializer):
     bot = IdField(queryset=Bot.objects.all(), help_text="your bot")
 
 

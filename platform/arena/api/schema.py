@@ -63,6 +63,15 @@ def link_created_objects(result, generator, request, public):
     return result
 
 
+def closed_request_bodies(result, generator, request, public):
+    """Postprocessing hook: a request body takes its declared fields only (the serializers
+    refuse any other, ``arena.api.serializers.KnownFieldsOnly``)."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component["additionalProperties"] = False
+    return result
+
+
 def only_v1(endpoints):
     """Preprocessing hook: describe /api/v1/ (and the analytics), not the /api/ alias."""
     return [e for e in endpoints if e[0].startswith(DESCRIBED_PREFIXES)]

@@ -17,6 +17,19 @@ from arena.tournaments.models import Tournament
 
 from .fields import IdField, StrictBooleanField, StrictCharField
 
+
+class KnownFieldsOnly:
+    """A body naming a field the serializer does not have is refused, naming it (DRF would
+    drop it silently, and a misspelt option would go unnoticed)."""
+
+    def to_internal_value(self, data):
+        known = {name for name, field in self.fields.items() if not field.read_only}
+        unknown = sorted(set(data) - known) if hasattr(data, "keys") else []
+        if unknown:
+            raise serializers.ValidationError({k: ["There is no such field."] for k in unknown})
+        return super().to_internal_value(data)
+
+
 # -- titles and players ----------------------------------------------------------------------
 
 
@@ -73,7 +86,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 # -- bots and versions -----------------------------------------------------------------------
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     title = serializers.ChoiceField(
         choices=(), help_text="a title id; it cannot change once the bot has versions"
@@ -130,7 +143,7 @@ class BotSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class BotVersionSerializer(serializers.ModelSerializer):
+class BotVersionSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     bot = IdField(queryset=Bot.objects.all())
     file = serializers.FileField(
         write_only=True,
@@ -198,7 +211,7 @@ def _bounded(name: str) -> serializers.IntegerField:
     )
 
 
-class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
+class TournamentSerializer(KnownFieldsOnly, HiddenSeedMixin, serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", read_only=True)
     name = StrictCharField(max_length=spec.NAME_MAX_LENGTH)
     title = serializers.ChoiceField(choices=())
@@ -464,5 +477,5 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         ]
 
 
-class ChallengeOptSerializer(serializers.Serializer):
+class ChallengeOptSerializer(KnownFieldsOnly, serializers.Serializer):
     accepts = StrictBooleanField(help_text="false: others cannot challenge it on ladders")

@@ -137,3 +137,8 @@ def test_the_challenge_opt_out_takes_a_json_boolean_only(as_, people, toy_title,
 def test_text_fields_take_json_strings_only(as_, people, toy_title, field):
     body = {"title": "toy", "name": "numbered", field: 0}
     assert field in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]
+
+
+def test_a_field_the_bot_does_not_have_is_a_400_naming_it(as_, people, toy_title):
+    body = {"title": "toy", "name": "typo", "descripton": "misspelt"}
+    assert "descripton" in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]
