@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # assertion-rewriting some 400 modules again (collecting the suite: 14 s, then 6 s at load 10).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test check fuzz lint format bench wheel setup sandbox-deps browser-deps test-deps clean
+.PHONY: demo test check fuzz contract lint format bench wheel setup sandbox-deps browser-deps test-deps clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
@@ -67,6 +67,11 @@ fuzz: setup
 # as the engine; the site serves the same wheel on Getting started (workers/wheel.py).
 wheel:
 	$(PYTHON) -m workers.wheel --out dist
+
+# The API contract in full: schemathesis, every check, 100 examples an operation (the suite's
+# own run sends ARENA_FUZZ_PERCENT of 25, 5 unless set; docs/api/README.md).
+contract: setup
+	ARENA_FUZZ_PERCENT=400 $(PY) -m pytest -n 0 -q tests/integration/api/test_schema_contract.py
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -26,7 +26,8 @@ from .queries import SelectionError
 
 
 class CSVRenderer(renderers.BaseRenderer):
-    """One table (a list of dicts) as CSV with a header row; an error as its message."""
+    """One table (a list of dicts) as CSV with a header row (errors stay JSON:
+    arena.api.errors)."""
 
     media_type = "text/csv"
     format = "csv"
@@ -34,9 +35,6 @@ class CSVRenderer(renderers.BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         out = io.StringIO()
-        if isinstance(data, dict) and "error" in data:
-            out.write(str(data["error"].get("message", "")) + "\n")
-            return out.getvalue()
         rows = data.get("rows", []) if isinstance(data, dict) else []
         columns = list(rows[0]) if rows else []
         writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")

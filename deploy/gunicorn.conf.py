@@ -5,7 +5,12 @@ believes) from the environment itself; deploy/env.example lists both.
 """
 
 import os
+from pathlib import Path
 
+# The folder holding the `arena` package (a plain folder, so that it does not shadow Python's
+# standard `platform` module): on the path here, so the command works from the project root
+# as the runbook writes it, with no PYTHONPATH.
+pythonpath = str(Path(__file__).resolve().parent.parent / "platform")
 bind = os.environ.get("ARENA_WEB_BIND", "0.0.0.0:8000")
 # Pages and the API are short; a long upload is capped by ARENA_UPLOAD_MAX_BYTES.
 timeout = 60

@@ -1,8 +1,7 @@
 """The Celery app of Meeple Arena: broker and options come from the Django settings.
 
 The platform sends work through it by task name (``arena.queue``) and never imports the
-tasks; the workers' entry point (``workers/celery.py``, ``celery -A arena worker``)
-loads the tasks into this same app and starts from it.
+tasks; a worker (``celery -A arena worker``) finds them in each app's ``tasks.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +28,8 @@ app.config_from_object(_celery_settings(), namespace="CELERY")
 if app.conf.broker_url.startswith("filesystem"):
     # The filesystem transport has no broadcast; workers need no remote control here.
     app.conf.worker_enable_remote_control = False
+# A worker tries a broker that went away again every second (arena.worker.PromptConsumer).
+app.conf.worker_consumer = "arena.worker:PromptConsumer"
 # Each installed app's tasks.py, imported by the worker's parent before it forks its pool
 # (so each pool process starts its first game warm), never by the web.
 app.autodiscover_tasks()

@@ -210,6 +210,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Under /api/: oversized bodies refused unread, and every error answered as JSON.
+    "arena.api.middleware.ApiErrorMiddleware",
     # Static files from STATIC_ROOT (collectstatic) with DEBUG off; from the apps with it on.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -419,7 +421,8 @@ ARENA_THROTTLE_RATES = {
 ARENA_CACHE_URL = env_str("ARENA_CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": ARENA_CACHE_URL}
+        # On Redis, with this process's memory standing in while Redis is down (arena/cache.py).
+        {"BACKEND": "arena.cache.RedisWithFallback", "LOCATION": ARENA_CACHE_URL}
         if ARENA_CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -439,6 +442,8 @@ REST_FRAMEWORK = {
     # ?format= is a tournament filter here, not DRF's renderer override.
     "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # Writes take JSON; the upload alone is multipart (docs/api/README.md).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
@@ -452,6 +457,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "PREPROCESSING_HOOKS": ["arena.api.schema.only_v1"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "arena.api.schema.link_created_objects",
+        "arena.api.schema.closed_request_bodies",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "TournamentStatus": "arena.tournaments.models.Tournament.Status",

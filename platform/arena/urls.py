@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from arena.api import errors as api_errors
 from arena.bots import transfer
 from arena.bots import views as bots
 from arena.games import views as games
@@ -76,6 +77,8 @@ urlpatterns = [
     path("api/", include(("arena.api.urls", "api"), namespace="api")),
     path("api/v1/analytics/", include("dashboards.api_urls")),
     path("api/analytics/", include("dashboards.api_urls")),
+    # Last under /api/: any other URL there is the API's 404 body, or a 308 to its slashed form.
+    re_path(r"^api/(?P<rest>.*)$", api_errors.unmatched),
     path("dashboards/", include("dashboards.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -6,10 +6,37 @@ worker`` runs with them; they never fire in the web's processes.
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+from celery.signals import (
+    after_setup_logger,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+)
+from celery.worker.consumer import Consumer
+
+# Seconds between a worker's attempts to reach a broker that went away.
+BROKER_RETRY_SECONDS = 1
+
+
+class PromptConsumer(Consumer):
+    """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS. kombu's own
+    pauses grow by 2 s an attempt up to 30 s, so a worker came back to Redis up to that long
+    after it returned (12 s after a minute's outage), while the beat had resent the work at
+    once."""
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection,
+            interval_start=0,
+            interval_step=BROKER_RETRY_SECONDS,
+            interval_max=BROKER_RETRY_SECONDS,
+        )
+        return super().ensure_connected(conn)
 
 
 @worker_init.connect
@@ -56,6 +83,19 @@ def apply_worker_session_settings(sender=None, connection=None, **kwargs) -> Non
             "SELECT set_config('synchronous_commit', %s, false)",
             [settings.ARENA_WORKER_SYNCHRONOUS_COMMIT],
         )
+
+
+@after_setup_logger.connect
+@worker_init.connect
+@worker_process_init.connect
+def _one_line_per_event(**kwargs) -> None:
+    """In a worker, Celery's root handler writes every record (with its time and process);
+    the ``arena`` logger's own console handler (Django's LOGGING, for the web and commands)
+    would write each event a second time. Whichever of Django and Celery set logging up
+    last, by the time a task runs the arena loggers have no handler of their own."""
+    arena = logging.getLogger("arena")
+    for handler in list(arena.handlers):
+        arena.removeHandler(handler)
 
 
 @worker_init.connect

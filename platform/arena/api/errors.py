@@ -1,19 +1,26 @@
 """The API's one error body, ``{"error": {"code", "message", "fields"}}``, for every status.
 
-``handle_exception`` is DRF's EXCEPTION_HANDLER; ``not_found`` and ``server_error`` answer the
-same body for /api/ URLs Django itself refuses (a path no route matches, a crash), so a client
-never has to parse an HTML page. A crash is logged with its traceback and answered with a
-message only: a traceback is never shown to the public.
+``handle_exception`` is DRF's EXCEPTION_HANDLER, and answers JSON even where the client asked
+for CSV or text. ``unmatched`` answers every /api/ URL no route matches (DEBUG on or off), and
+``not_found`` and ``server_error`` the ones Django itself refuses, so a client never has to
+parse an HTML page (``arena.api.middleware`` turns whatever else slips through). A crash is
+logged with its traceback and answered with a message only: a traceback is never shown to the
+public.
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -65,6 +72,11 @@ def handle_exception(exc, context):
         exc = exceptions.NotFound(str(exc) if str(exc) else None)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) if str(exc) else None)
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(body_too_large())
+    # An error is JSON whatever the client accepts (CSV, text): the body a client parses.
+    request = context["request"]
+    request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
     response = exception_handler(exc, context)
     if response is None:
         log.exception("api.error %s", {"path": context["request"].path})
@@ -96,10 +108,39 @@ def _message(detail) -> str:
     return str(detail)
 
 
+def body_too_large() -> str:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return f"The request body is over {limit} bytes, the most the API reads (uploads: less)."
+
+
+def error_response(status_code: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(code, message), status=status_code)
+
+
+@csrf_exempt
+def unmatched(request, rest: str = ""):
+    """Any /api/ URL no route matches. Without its trailing slash, a URL that exists with
+    one answers 308 to it (a POST stays a POST, where Django's 301 turns it into a GET and
+    loses the body); anything else is the 404 error body, DEBUG on or off."""
+    if not request.path.endswith("/"):
+        slashed = request.path + "/"
+        try:
+            match = resolve(slashed)
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not unmatched:
+            query = request.META.get("QUERY_STRING", "")
+            target = slashed + (f"?{query}" if query else "")
+            response = JsonResponse({"location": target}, status=308)
+            response["Location"] = target
+            return response
+    return error_response(404, "not_found", "No such resource: the API has no such URL.")
+
+
 def not_found(request, exception=None):
     """handler404: the error body under /api/, Django's page elsewhere."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse(error_body("not_found", "No such resource."), status=404)
+        return error_response(404, "not_found", "No such resource.")
     return defaults.page_not_found(request, exception)
 
 

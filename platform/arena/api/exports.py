@@ -10,7 +10,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from rest_framework.renderers import BaseRenderer
 
 from arena.bots.models import BotVersion
-from arena.games.models import GameSeat
+from arena.games.models import Game, GameSeat, deal_pending
 
 CHUNK = 2000
 
@@ -26,13 +26,11 @@ STANDING_COLUMNS = [
 
 
 class TextRenderer(BaseRenderer):
-    """Lets a client ask for text/csv or text/plain; errors are then written as text too."""
+    """Lets a client ask for text/csv or text/plain (errors stay JSON: arena.api.errors)."""
 
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        if isinstance(data, dict) and "error" in data:
-            return f"{data['error']['code']}: {data['error']['message']}\n".encode()
         return str(data).encode()
 
 
@@ -68,6 +66,7 @@ def games_csv(games, filename: str) -> StreamingHttpResponse:
     """``games`` (a filtered queryset) as one CSV row per seat, in game and seat order."""
     seats = (
         GameSeat.objects.filter(game__in=games.values("id"))
+        .annotate(deal_pending=deal_pending("game__"))
         .order_by("game_id", "seat")
         .values_list(
             "game_id",
@@ -89,12 +88,16 @@ def games_csv(games, filename: str) -> StreamingHttpResponse:
             "winner",
             "status",
             "fault_count",
+            "deal_pending",
         )  # fmt: skip
     )
 
     def rows():
         for row in seats.iterator(chunk_size=CHUNK):
-            *game, owner, name, number, score, rank, winner, status, faults = row
+            *game, owner, name, number, score, rank, winner, status, faults, pending = row
+            # The seed as the JSON shows it (Game.seed_is_public): empty until its deal is played.
+            if pending or game[6] not in Game.DONE:
+                game[5] = ""
             finished = game[7].isoformat() if game[7] else ""
             label = BotVersion.make_label(owner, name, number)
             yield [*game[:7], finished, *game[8:], label, score, rank, winner, status, faults]

@@ -1,7 +1,8 @@
 """Query filters of the list endpoints; every one is documented in the schema.
 
 Ids and titles filter by equality (an unknown one matches nothing: 200 and an empty page);
-a parameter given empty, or not of its type, is a 400 naming it."""
+a parameter given empty, not of its type, or a number beyond what a column holds, is a 400
+naming it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import Exists, OuterRef
 from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from arena.bots.models import Bot, BotVersion
@@ -20,12 +20,20 @@ from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, TitleRating
 from arena.tournaments.models import Tournament
 
+from .fields import ID_SCHEMA, INT_MAX, INT_MIN
 
-@extend_schema_field(OpenApiTypes.INT)
+
+class IdFormField(forms.IntegerField):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, min_value=INT_MIN, max_value=INT_MAX, **kwargs)
+
+
+@extend_schema_field(ID_SCHEMA)
 class IdFilter(filters.NumberFilter):
-    """Equality on a whole-number id."""
+    """Equality on a whole-number id (within a column's range: SQLite's driver cannot even
+    send a larger one)."""
 
-    field_class = forms.IntegerField
+    field_class = IdFormField
 
 
 class UtcDateTimeField(IsoDateTimeField):
@@ -57,9 +65,10 @@ class AnyTextField(forms.CharField):
         ]
 
 
+@extend_schema_field({"type": "string", "minLength": 1})
 class TextFilter(filters.CharFilter):
-    """Equality on text; a value with a NUL character matches nothing (PostgreSQL text holds
-    none, and would refuse the query)."""
+    """Equality on text, given non-empty; a value with a NUL character matches nothing
+    (PostgreSQL text holds none, and would refuse the query)."""
 
     field_class = AnyTextField
 
@@ -74,13 +83,12 @@ def _title(field: str = "title") -> TextFilter:
 
 
 class StrictFilterSet(filters.FilterSet):
-    """A parameter that is not text may not be given empty (django-filter would ignore it)."""
+    """A parameter may not be given empty (django-filter would ignore it): leave it out."""
 
     def is_valid(self):
         valid = super().is_valid()
         for name, value in self.data.items():
-            spec = self.filters.get(name)
-            if value == "" and spec is not None and not isinstance(spec, filters.CharFilter):
+            if value == "" and name in self.filters:
                 self.form.add_error(name, "Give a value, or leave the parameter out.")
                 valid = False
         return valid

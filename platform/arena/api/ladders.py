@@ -3,34 +3,66 @@ challenges and withdrawals, and the title ratings across every competition."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+import engine
 from arena.bots.models import Bot
 from arena.games.models import Game
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import TitleRating, TitleRatingChange
-from arena.tournaments import ladders
+from arena.tournaments import house_ladders, ladders, spec
 from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.models import Challenge, Tournament
+from arena.tournaments.services import TournamentError
 
 from .errors import Conflict
+from .fields import IdField, StrictCharField
 from .filters import LadderFilter, TitleRatingFilter
+from .serializers import KnownFieldsOnly
 from .views import ArenaViewSet
 
 
-class LadderSerializer(serializers.ModelSerializer):
-    players = serializers.IntegerField(source="seats", read_only=True)
+class LadderSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+    """A ladder; created as on the web form: running at once, with the house bots and every
+    bot's newest ready version of the title."""
+
+    name = StrictCharField(max_length=spec.NAME_MAX_LENGTH)
+    title = serializers.ChoiceField(choices=())
+    players = serializers.IntegerField(
+        source="seats",
+        min_value=ladders.PLAYERS_MIN,
+        max_value=ladders.PLAYERS_MAX,
+        help_text="players at each table (within the title's range)",
+    )
+    options = serializers.DictField(
+        required=False,
+        child=serializers.JSONField(),
+        help_text="rule option overrides (see the title's options); answered resolved",
+    )
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "title", "players", "options", "status", "created"]
+        read_only_fields = ["status", "created"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["title"].choices = engine.titles()
+
+    def validate(self, attrs):
+        title = engine.title(attrs["title"])
+        if not title.min_players <= attrs["seats"] <= title.max_players:
+            raise serializers.ValidationError(
+                {"players": [f"{title.name} takes {title.min_players} to {title.max_players}."]}
+            )
+        return attrs
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
@@ -73,15 +105,16 @@ class HistoryPointSerializer(serializers.Serializer):
     ordinal = serializers.FloatField()
 
 
-class ChallengeSerializer(serializers.ModelSerializer):
-    bot = serializers.PrimaryKeyRelatedField(
-        queryset=Bot.objects.all(), write_only=True, help_text="your bot on the ladder"
-    )
-    opponents = serializers.PrimaryKeyRelatedField(
+class ChallengeSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+    bot = IdField(queryset=Bot.objects.all(), write_only=True, help_text="your bot on the ladder")
+    opponents = IdField(
         queryset=Bot.objects.all(), many=True, write_only=True, help_text="bots on the ladder"
     )
     games = serializers.IntegerField(
-        source="game_count", min_value=1, help_text="how many games to play now"
+        source="game_count",
+        min_value=1,
+        max_value=settings.ARENA_CHALLENGE_MAX_GAMES,
+        help_text="how many games to play now (ARENA_CHALLENGE_MAX_GAMES at most)",
     )
     requester = serializers.CharField(source="requester.username", read_only=True)
     game_ids = serializers.PrimaryKeyRelatedField(
@@ -103,11 +136,13 @@ class ChallengeSerializer(serializers.ModelSerializer):
         read_only_fields = ["bot_version", "created"]
 
 
-class WithdrawSerializer(serializers.Serializer):
-    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all(), help_text="your bot")
+class WithdrawSerializer(KnownFieldsOnly, serializers.Serializer):
+    bot = IdField(queryset=Bot.objects.all(), help_text="your bot")
 
 
-class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet):
+class LadderViewSet(
+    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
+):
     """Standing ladders (one per title and player count, and organisers' own): the
     leaderboard, each bot's rating history with markers at new versions, challenges (games
     now, ahead of the ladder's; throttled per player) and withdrawals."""
@@ -115,9 +150,20 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     queryset = Tournament.objects.filter(standing=True).order_by("id")
     serializer_class = LadderSerializer
     filterset_class = LadderFilter
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
-    throttle_scopes = {"challenges": "tournament"}
+    throttle_scopes = {"create": "tournament", "challenges": "tournament"}
     conflict_actions = ("withdraw",)
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        try:
+            serializer.instance = house_ladders.create_ladder(
+                organiser=self.request.user, name=data["name"], title=data["title"],
+                players=data["seats"], options=data.get("options") or None,
+            )  # fmt: skip
+        except engine.ConfigError as err:
+            raise ValidationError({"options": [str(err)]}) from None
+        except TournamentError as err:
+            raise ValidationError({"players": [str(err)]}) from None
 
     @extend_schema(responses=LeaderboardRowSerializer(many=True), summary="The leaderboard")
     @action(detail=True, methods=["get"], filterset_class=None)
@@ -163,6 +209,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         data = ChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        if not values["bot"].can_edit(request.user):
+            raise PermissionDenied("Only the bot's owner may challenge with it.")
         try:
             challenge = ladders.create_challenge(
                 requester=request.user, ladder=ladder, bot=values["bot"],
@@ -171,7 +219,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         except ladders.ChallengeLimit as err:
             raise Throttled(wait=3600, detail=str(err)) from None
         except ladders.LadderError as err:
-            raise ValidationError({"bot": [str(err)]}) from None
+            raise ValidationError({err.field: [str(err)]}) from None
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -188,7 +236,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         data.is_valid(raise_exception=True)
         bot = data.validated_data["bot"]
         if not bot.can_edit(request.user):
-            raise ValidationError({"bot": ["Only the bot's owner may withdraw it."]})
+            raise PermissionDenied("Only the bot's owner may withdraw it.")
         try:
             ladders.withdraw(ladder, bot)
         except ladders.LadderError as err:

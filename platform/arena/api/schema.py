@@ -4,6 +4,7 @@ one error body (``arena.api.errors``), and only the versioned paths are describe
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
 from rest_framework import permissions, serializers
 
 from .throttles import scope_of
@@ -19,7 +20,8 @@ ERROR_MEANINGS = {
     "403": "Signed in, but not allowed: only the owner, organiser or staff may do this.",
     "404": "No such resource (or page).",
     "409": "The resource is not in a state that allows this (for example, it has played).",
-    "413": "The upload is larger than the limit; refused from its Content-Length.",
+    "413": "The body is over its limit (an upload over ARENA_UPLOAD_MAX_BYTES, any other body "
+    "over DATA_UPLOAD_MAX_MEMORY_SIZE); refused from its Content-Length, unread.",
     "415": "The request body's media type is not accepted here.",
     "429": "Too many requests; retry after the number of seconds in `Retry-After`.",
 }
@@ -36,6 +38,38 @@ class ErrorDetailSerializer(serializers.Serializer):
 
 class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
+
+
+def link_created_objects(result, generator, request, public):
+    """Postprocessing hook: each create's 201 links to every operation on the object it made
+    (``POST tournaments/`` to ``tournaments/{id}/start/`` and the rest, its id from the
+    answer's body), so clients and schemathesis's stateful phase reuse what they created."""
+    paths = result["paths"]
+    for collection, operations in paths.items():
+        created = operations.get("post", {}).get("responses", {}).get("201")
+        if created is None:
+            continue
+        links = {}
+        for path, others in paths.items():
+            if not path.startswith(collection + "{id}/"):
+                continue
+            for operation in others.values():
+                links[operation["operationId"]] = {
+                    "operationId": operation["operationId"],
+                    "parameters": {"id": "$response.body#/id"},
+                }
+        if links:
+            created["links"] = links
+    return result
+
+
+def closed_request_bodies(result, generator, request, public):
+    """Postprocessing hook: a request body takes its declared fields only (the serializers
+    refuse any other, ``arena.api.serializers.KnownFieldsOnly``)."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component["additionalProperties"] = False
+    return result
 
 
 def only_v1(endpoints):
@@ -56,6 +90,15 @@ class ArenaAutoSchema(AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ErrorSerializer, code)
                 responses[code]["description"] = ERROR_MEANINGS[code]
+        if any(p["in"] == "query" for p in self._get_parameters()):
+            # Answered by the web server in front (gunicorn, a proxy), before the API sees it.
+            responses["414"] = self._get_response_for_code(
+                OpenApiTypes.STR, "414", media_types=["text/html"]
+            )
+            responses["414"]["description"] = (
+                "The URL is longer than the web server takes (gunicorn: 4,094 bytes); "
+                "answered by it, in its own words."
+            )
         return responses
 
     def error_codes(self) -> list[str]:
@@ -73,7 +116,7 @@ class ArenaAutoSchema(AutoSchema):
             codes.append("404")
         if action in getattr(self.view, "conflict_actions", ()):
             codes.append("409")
-        if action in getattr(self.view, "upload_actions", ()):
+        if has_body or action in getattr(self.view, "upload_actions", ()):
             codes.append("413")
         if has_body:
             codes.append("415")

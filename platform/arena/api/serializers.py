@@ -15,6 +15,21 @@ from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import spec
 from arena.tournaments.models import Tournament
 
+from .fields import IdField, StrictBooleanField, StrictCharField
+
+
+class KnownFieldsOnly:
+    """A body naming a field the serializer does not have is refused, naming it (DRF would
+    drop it silently, and a misspelt option would go unnoticed)."""
+
+    def to_internal_value(self, data):
+        known = {name for name, field in self.fields.items() if not field.read_only}
+        unknown = sorted(set(data) - known) if hasattr(data, "keys") else []
+        if unknown:
+            raise serializers.ValidationError({k: ["There is no such field."] for k in unknown})
+        return super().to_internal_value(data)
+
+
 # -- titles and players ----------------------------------------------------------------------
 
 
@@ -71,12 +86,15 @@ class PlayerSerializer(serializers.ModelSerializer):
 # -- bots and versions -----------------------------------------------------------------------
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     title = serializers.ChoiceField(
         choices=(), help_text="a title id; it cannot change once the bot has versions"
     )
-    name = serializers.CharField(max_length=64, help_text="unique among the owner's bots")
+    name = StrictCharField(max_length=64, help_text="unique among the owner's bots")
+    description = StrictCharField(
+        max_length=Bot.DESCRIPTION_MAX_LENGTH, required=False, allow_blank=True
+    )
 
     class Meta:
         model = Bot
@@ -125,8 +143,8 @@ class BotSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class BotVersionSerializer(serializers.ModelSerializer):
-    bot = serializers.PrimaryKeyRelatedField(queryset=Bot.objects.all())
+class BotVersionSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+    bot = IdField(queryset=Bot.objects.all())
     file = serializers.FileField(
         write_only=True,
         allow_empty_file=True,
@@ -193,12 +211,12 @@ def _bounded(name: str) -> serializers.IntegerField:
     )
 
 
-class TournamentSerializer(HiddenSeedMixin, serializers.ModelSerializer):
+class TournamentSerializer(KnownFieldsOnly, HiddenSeedMixin, serializers.ModelSerializer):
     organiser = serializers.CharField(source="organiser.username", read_only=True)
-    name = serializers.CharField(max_length=spec.NAME_MAX_LENGTH)
+    name = StrictCharField(max_length=spec.NAME_MAX_LENGTH)
     title = serializers.ChoiceField(choices=())
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=spec.DEFAULT_FORMAT)
-    entrants = serializers.PrimaryKeyRelatedField(
+    entrants = IdField(
         many=True,
         queryset=BotVersion.objects.select_related("bot__owner"),
         help_text="ids of ready bot versions of the title",
@@ -469,5 +487,5 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         ]
 
 
-class ChallengeOptSerializer(serializers.Serializer):
-    accepts = serializers.BooleanField(help_text="false: others cannot challenge it on ladders")
+class ChallengeOptSerializer(KnownFieldsOnly, serializers.Serializer):
+    accepts = StrictBooleanField(help_text="false: others cannot challenge it on ladders")

@@ -3,12 +3,29 @@
 A view names the scope of each action in ``throttle_scopes`` (``"*"`` for all of them):
 login and token creation, uploads, tournament creation, game requests. Rates are read from
 ``settings.ARENA_THROTTLE_RATES`` at each request, so a changed setting applies at once.
+
+Each scope counts in fixed windows of the rate's duration: one counter per window in the
+cache, created with ``add`` and raised with ``incr``, both atomic in Redis and in the local
+cache, so concurrent requests (several web processes on one Redis) never lose a count, as
+DRF's read-modify-write history of timestamps does.
 """
 
 from __future__ import annotations
 
+import math
+import time
+
 from django.conf import settings
-from rest_framework.throttling import SimpleRateThrottle
+from django.core.cache import cache
+from rest_framework.throttling import BaseThrottle
+
+SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"600/minute"`` as (600, 60): DRF's notation, by the period's first letter."""
+    count, period = rate.split("/")
+    return int(count), SECONDS[period[0]]
 
 
 def scope_of(view) -> str | None:
@@ -20,23 +37,35 @@ def scope_of(view) -> str | None:
     return scopes.get(action, scopes.get("*"))
 
 
-class ScopedThrottle(SimpleRateThrottle):
+class ScopedThrottle(BaseThrottle):
     """Counts requests per scope and per user (signed in) or per address (anonymous)."""
 
+    wait_seconds: float | None = None
+
     def allow_request(self, request, view):
-        self.scope = scope_of(view)
-        if self.scope is None:
+        scope = scope_of(view)
+        if scope is None:
             return True
-        self.rate = settings.ARENA_THROTTLE_RATES[self.scope]
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        limit, duration = parse_rate(settings.ARENA_THROTTLE_RATES[scope])
+        now = time.time()
+        window = int(now // duration)
+        key = f"arena-throttle-{scope}-{self._who(request)}-{window}"
+        # Twice the window: the counter outlives its window, so incr never meets it expired.
+        cache.add(key, 0, timeout=2 * duration)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # evicted between add and incr: count afresh
+            cache.add(key, 1, timeout=2 * duration)
+            count = 1
+        if count <= limit:
+            return True
+        self.wait_seconds = (window + 1) * duration - now
+        return False
 
-    def get_rate(self):
-        return None  # set per request in allow_request
+    def wait(self):
+        return math.ceil(self.wait_seconds) if self.wait_seconds is not None else None
 
-    def get_cache_key(self, request, view):
+    def _who(self, request) -> str:
         if request.user and request.user.is_authenticated:
-            ident = f"user-{request.user.pk}"
-        else:
-            ident = f"addr-{self.get_ident(request)}"
-        return f"arena-throttle-{self.scope}-{ident}"
+            return f"user-{request.user.pk}"
+        return f"addr-{self.get_ident(request)}"

@@ -21,10 +21,12 @@ from rest_framework.exceptions import (
     ValidationError,
 )
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.serializers import CharField, Serializer
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 
 import engine
 from arena.bots import services as bot_services
@@ -34,6 +36,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.games import signing
 from arena.games.models import Game, GameSeat, deal_pending
 from arena.games.queue_status import queue_status
+from arena.players.services import revoke_token, rotate_token
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
@@ -41,6 +44,7 @@ from engine.core import signatures
 
 from . import exports
 from .errors import Conflict, PayloadTooLarge
+from .fields import StrictCharField, whole_number
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
 from .pagination import Keyset
 from .permissions import CanEditOrReadOnly
@@ -72,6 +76,9 @@ class ArenaViewSet(viewsets.GenericViewSet):
     private_actions: tuple[str, ...] = ()
 
     def initial(self, request, *args, **kwargs):
+        for raw in kwargs.values():  # ids in the path: digits beyond a column name nothing
+            if raw.lstrip("-").isdigit() and whole_number(raw) is None:
+                raise NotFound("No such resource.")
         super().initial(request, *args, **kwargs)
         repeated = sorted(k for k, v in request.query_params.lists() if len(v) > 1)
         if repeated:
@@ -112,7 +119,12 @@ class SelfView(generics.RetrieveAPIView):
 
 
 class TokenRequestSerializer(AuthTokenSerializer):
-    """Username and password, as JSON or a form."""
+    """Username and password, as JSON (each as long as the sign-up form allows)."""
+
+    username = StrictCharField(max_length=150, write_only=True)
+    password = StrictCharField(
+        max_length=4096, write_only=True, trim_whitespace=False, style={"input_type": "password"}
+    )
 
 
 class TokenSerializer(Serializer):
@@ -129,8 +141,39 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedThrottle]
     throttle_scopes = {"post": "login"}
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = TokenRequestSerializer
+
+
+class TokenRotateView(APIView):
+    """A new token for the player whose token (or session) this is; the old one stops
+    working at once (the profile page's "replace")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes = {"post": "login"}
+
+    @extend_schema(
+        request=None,
+        responses=TokenSerializer,
+        summary="Replace your API token: the old one stops working",
+    )
+    def post(self, request):
+        return Response({"token": rotate_token(request.user).key})
+
+
+class TokenRevokeView(APIView):
+    """Revoke the player's token: it stops working; POST token/ with the password makes a new
+    one (the profile page's "revoke")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+    throttle_scopes = {"post": "login"}
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke your API token")
+    def post(self, request):
+        revoke_token(request.user)
+        return Response(status=204)
 
 
 # -- bots and versions -----------------------------------------------------------------------
@@ -179,7 +222,6 @@ class BotViewSet(
         methods=["post"],
         filterset_class=None,
         pagination_class=None,
-        parser_classes=[JSONParser],
     )
     def challenges(self, request, pk=None):
         bot = self.get_object()
@@ -232,7 +274,7 @@ class BotVersionViewSet(
     queryset = BotVersion.objects.select_related("bot__owner").order_by("id")
     serializer_class = BotVersionSerializer
     filterset_class = BotVersionFilter
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
     throttle_scopes = {"create": "upload"}
     upload_actions = ("create",)
     conflict_actions = ("withdraw",)
@@ -303,7 +345,6 @@ class TournamentViewSet(
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, CanEditOrReadOnly]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
     throttle_scopes = {"create": "tournament"}
     conflict_actions = tuple(STATE_CHANGES)
 
@@ -437,9 +478,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     )
     @action(detail=True, methods=["get"], filterset_class=None)
     def replay(self, request, pk=None):
-        game = get_object_or_404(Game.objects.only("id", "record"), pk=pk)
-        if not game.record:
-            raise NotFound("This game has no replay record yet.")
+        game = get_object_or_404(Game, pk=pk)
+        refused = game.replay_withheld()
+        if refused:
+            raise NotFound(refused)
         return Response(signing.signed(game.record))
 
     @extend_schema(

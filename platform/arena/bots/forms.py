@@ -2,6 +2,7 @@ from django import forms
 from django.conf import settings
 
 import engine
+from arena.bots.models import Bot
 
 # What a multipart body adds around the file (boundaries, headers, other fields): a request
 # longer than the upload limit plus this is refused from its Content-Length, unread.
@@ -11,7 +12,11 @@ MULTIPART_SLACK_BYTES = 64 * 1024
 class BotForm(forms.Form):
     title = forms.ChoiceField(choices=())
     name = forms.CharField(max_length=64)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=Bot.DESCRIPTION_MAX_LENGTH,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,6 +11,9 @@ from django.utils import timezone
 class Bot(models.Model):
     """A named bot of one player for one title; its code lives in its versions."""
 
+    # The web form's and the API's bound on the description (the column has none).
+    DESCRIPTION_MAX_LENGTH = 2000
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )

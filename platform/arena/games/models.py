@@ -126,6 +126,18 @@ class Game(models.Model):
             return not self._dealt_alike().filter(undone_games()).exists()
         return not pending
 
+    def replay_withheld(self) -> str | None:
+        """Why the replay record is not shown yet, or None: it holds the seed, so it waits
+        as the seed does (a duplicate table's other rotations play the same deal)."""
+        if not self.record:
+            return "This game has no replay record yet."
+        if not self.seed_is_public():
+            return (
+                "This game's deal is still in play (this game, or another rotation of its "
+                "table); its replay is shown once they are over."
+            )
+        return None
+
     def _dealt_alike(self):
         return Game.objects.filter(tournament_id=self.tournament_id, seed=self.seed)
 
@@ -135,14 +147,15 @@ def undone_games() -> models.Q:
     return ~models.Q(status__in=Game.DONE)
 
 
-def deal_pending() -> models.Exists:
+def deal_pending(game: str = "") -> models.Exists:
     """For a queryset's ``annotate(deal_pending=…)``: whether a game dealt from the row's
-    seed is still to be played (served by the small ``game_undone_seed`` index)."""
+    seed is still to be played (served by the small ``game_undone_seed`` index). ``game``
+    is the path to the game from a row that is not one (``"game__"`` from a seat)."""
     return models.Exists(
         Game.objects.filter(
             undone_games(),
-            tournament_id=models.OuterRef("tournament_id"),
-            seed=models.OuterRef("seed"),
+            tournament_id=models.OuterRef(f"{game}tournament_id"),
+            seed=models.OuterRef(f"{game}seed"),
         )
     )
 

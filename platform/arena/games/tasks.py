@@ -18,6 +18,7 @@ import secrets
 import socket
 import traceback
 
+import psycopg
 from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
@@ -96,14 +97,24 @@ def worker_name() -> str:
     return _worker_names[pid]
 
 
+# What a broken connection raises: Django's wrappers, or psycopg's own from a pipeline.
+BROKEN_CONNECTION = (
+    InterfaceError,
+    OperationalError,
+    psycopg.InterfaceError,
+    psycopg.OperationalError,
+)
+
+
 def on_a_live_connection(step, *args, **kwargs):
     """Run a claim or a store (each one transaction, safe to run twice) once more on a new
     connection if the connection kept from earlier tasks turns out broken (PostgreSQL
     restarted, a network cut). Workers skip Django's per-task health check (a round trip
-    before every game, see arena/worker.py); this is where a broken connection shows."""
+    before every game, see arena/worker.py); this is where a broken connection shows.
+    psycopg's own errors count too: a pipelined round trip (arena.sql) raises them unwrapped."""
     try:
         return step(*args, **kwargs)
-    except (InterfaceError, OperationalError) as err:
+    except BROKEN_CONNECTION as err:
         if connection.in_atomic_block:
             raise
         log.warning("db.connection.retry %s", {"step": step.__name__, "error": str(err)[:200]})

@@ -37,7 +37,10 @@ def game_detail(request, game_id: int):
     context = {"game": game, "seats": seats, "statistics": stats, "viewer": None}
     if game.error_detail and game.can_read_error_detail(request.user):
         context["error_detail"] = game.error_detail
-    if game.record:
+    withheld = game.replay_withheld()
+    if game.record and withheld:
+        context["viewer_error"] = withheld
+    elif game.record:
         try:
             context["viewer"] = viewer_page_data(game, seats, owned=owned)
         except engine.EngineError as err:  # a record this engine cannot replay any more
@@ -61,8 +64,9 @@ def _check_perspective(game: Game, seats: list[GameSeat], user, wanted: str):
 def game_view_frames(request, game_id: int):
     """The viewer's frames of one perspective (``?perspective=public|all|SEAT``), as JSON."""
     game = get_object_or_404(Game, pk=game_id)
-    if not game.record:
-        return JsonResponse({"error": "This game has no replay record yet."}, status=404)
+    refused = game.replay_withheld()
+    if refused:
+        return JsonResponse({"error": refused}, status=404)
     seats = _seats(game)
     try:
         perspective = _check_perspective(
@@ -103,9 +107,10 @@ def viewer_asset(request, name: str):
 def game_replay(request, game_id: int):
     """The replay record, signed by the platform, as one compact line of JSON, which
     ``python -m engine replay --verify`` reads as it is."""
-    game = get_object_or_404(Game.objects.only("id", "record"), pk=game_id)
-    if not game.record:
-        raise Http404("This game has no replay record yet.")
+    game = get_object_or_404(Game, pk=game_id)
+    refused = game.replay_withheld()
+    if refused:
+        raise Http404(refused)
     response = HttpResponse(
         json.dumps(signed(game.record), separators=(",", ":"), ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",

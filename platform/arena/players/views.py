@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from arena.bots.models import Bot
+from arena.players.services import revoke_token, rotate_token
 from arena.tournaments.models import Tournament
 
 
@@ -41,8 +42,7 @@ def profile(request):
 @login_required
 @require_POST
 def token_create(request):
-    Token.objects.filter(user=request.user).delete()
-    Token.objects.create(user=request.user)
+    rotate_token(request.user)
     messages.success(request, "A new API token was created; the old one no longer works.")
     return redirect("profile")
 
@@ -50,6 +50,6 @@ def token_create(request):
 @login_required
 @require_POST
 def token_revoke(request):
-    Token.objects.filter(user=request.user).delete()
+    revoke_token(request.user)
     messages.success(request, "Your API token was revoked.")
     return redirect("profile")

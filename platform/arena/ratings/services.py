@@ -336,12 +336,17 @@ def report_invariants(tournament_id: int, batches, rated_after: int | None) -> b
 
 
 def recompute_ratings(tournament_id: int) -> int:
-    """Throw the tournament's ratings away and rate its games again from the prior; the
-    dashboards' rating points of the old changes are folded again with them."""
+    """Set the tournament's ratings back to the prior and rate its games again; the
+    dashboards' rating points of the old changes are folded again with them. The rating
+    rows are kept, not made anew, so their ids (in stored /api/v1/ratings/{id}/ URLs) stay."""
+    prior = MODEL.rating()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         RatingChange.objects.filter(rating__tournament=tournament).delete()
-        tournament.ratings.all().delete()
+        tournament.ratings.update(
+            mu=prior.mu, sigma=prior.sigma, ordinal=ordinal(prior.mu, prior.sigma),
+            games=0, wins=0, faulted_games=0, score_total=0,
+        )  # fmt: skip
         Game.objects.filter(tournament=tournament).update(rated=False)
         ensure_ratings(tournament)
         rated = apply_pending_ratings(tournament_id).rated

@@ -29,7 +29,9 @@ CHART_BOTS = 8
 class LadderForm(forms.Form):
     name = forms.CharField(max_length=100)
     title = forms.ChoiceField(choices=())
-    players = forms.IntegerField(min_value=2, max_value=12, initial=4)
+    players = forms.IntegerField(
+        min_value=ladders.PLAYERS_MIN, max_value=ladders.PLAYERS_MAX, initial=4
+    )
     options = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),

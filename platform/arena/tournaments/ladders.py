@@ -34,8 +34,17 @@ log = logging.getLogger("arena.ladders")
 SEATED = (Entrant.Status.ACTIVE, Entrant.Status.SUSPENDED, Entrant.Status.WITHDRAWN)
 
 
+# A ladder's player count, on the web form and over the API (the title's range applies too).
+PLAYERS_MIN, PLAYERS_MAX = 2, 12
+
+
 class LadderError(ValueError):
-    """A ladder request that is refused; the message says why and what to do."""
+    """A ladder request that is refused; the message says why and what to do, and ``field``
+    names the argument at fault (``bot``, ``opponents``, ``games``)."""
+
+    def __init__(self, message: str, field: str = "bot"):
+        super().__init__(message)
+        self.field = field
 
 
 class ChallengeLimit(LadderError):
@@ -182,16 +191,17 @@ def create_challenge(
     if not bot.can_edit(requester):
         raise LadderError("Only the bot's owner may challenge with it.")
     if not 1 <= games <= settings.ARENA_CHALLENGE_MAX_GAMES:
-        raise LadderError(f"Ask for 1 to {settings.ARENA_CHALLENGE_MAX_GAMES} games.")
+        raise LadderError(f"Ask for 1 to {settings.ARENA_CHALLENGE_MAX_GAMES} games.", "games")
     if bot in opponents or len(set(opponents)) != len(opponents):
-        raise LadderError("Name each opponent once, and not the challenging bot.")
+        raise LadderError("Name each opponent once, and not the challenging bot.", "opponents")
     if len(opponents) < ladder.seats - 1:
         raise LadderError(
-            f"{ladder.seats}-player games need at least {ladder.seats - 1} opponents."
+            f"{ladder.seats}-player games need at least {ladder.seats - 1} opponents.",
+            "opponents",
         )
     for opponent in opponents:
         if not (opponent.accepts_challenges or opponent.owner_id == requester.pk):
-            raise LadderError(f"{opponent.name} does not accept challenges.")
+            raise LadderError(f"{opponent.name} does not accept challenges.", "opponents")
     since = timezone.now() - timedelta(days=1)
     recent = (
         Challenge.objects.filter(requester=requester, created__gte=since).aggregate(
@@ -212,7 +222,10 @@ def create_challenge(
         seated = {e.bot_version.bot_id: e for e in _active(ladder)}
         for b in [bot, *opponents]:
             if b.pk not in seated:
-                raise LadderError(f"{b.name} has no active version on {ladder.name}.")
+                raise LadderError(
+                    f"{b.name} has no active version on {ladder.name}.",
+                    "bot" if b == bot else "opponents",
+                )
         entrants = [seated[bot.pk]] + [seated[o.pk] for o in opponents]
         challenge = Challenge.objects.create(
             tournament=ladder,

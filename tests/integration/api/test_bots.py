@@ -116,3 +116,29 @@ def test_bots_filter_by_owner_and_title(as_, people, toy_title):
     make_bot(people["charlie"], name="c")
     body = as_("anonymous").get("/api/v1/bots/", {"owner": "charlie", "title": "toy"}).json()
     assert [b["name"] for b in body["results"]] == ["c"]
+
+
+def test_a_description_longer_than_the_web_forms_is_a_400(as_, people, toy_title):
+    long = "x" * (Bot.DESCRIPTION_MAX_LENGTH + 1)
+    body = {"title": "toy", "name": "wordy", "description": long}
+    error = error_of(as_("alice").post("/api/v1/bots/", body), 400)
+    assert "description" in error["fields"]
+    assert not Bot.objects.filter(name="wordy").exists()
+
+
+@pytest.mark.parametrize("accepts", [0, 1, "true", "no", None])
+def test_the_challenge_opt_out_takes_a_json_boolean_only(as_, people, toy_title, accepts):
+    bot = make_bot(people["alice"], name="picky")
+    response = as_("alice").post(f"/api/v1/bots/{bot.pk}/challenges/", {"accepts": accepts})
+    assert "accepts" in error_of(response, 400)["fields"]
+
+
+@pytest.mark.parametrize("field", ["name", "description"])
+def test_text_fields_take_json_strings_only(as_, people, toy_title, field):
+    body = {"title": "toy", "name": "numbered", field: 0}
+    assert field in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]
+
+
+def test_a_field_the_bot_does_not_have_is_a_400_naming_it(as_, people, toy_title):
+    body = {"title": "toy", "name": "typo", "descripton": "misspelt"}
+    assert "descripton" in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]

@@ -88,3 +88,33 @@ def test_games_download_as_csv_one_row_per_seat(as_, played):
 def test_a_client_asking_for_csv_by_accept_gets_it(as_, played):
     response = as_("anonymous").get("/api/v1/games/csv/", HTTP_ACCEPT="text/csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+
+
+@pytest.fixture
+def deal_in_play(played):
+    """Two games dealt from one seed (a duplicate table's rotations): one finished, with its
+    record, and one queued again."""
+    first, second = played.games.order_by("number")
+    Game.objects.filter(pk=second.pk).update(seed=first.seed, status=Game.Status.QUEUED)
+    return first
+
+
+def test_no_representation_shows_a_seed_whose_deal_is_still_to_play(as_, client, deal_in_play):
+    api = as_("anonymous")
+    games = api.get("/api/v1/games/", {"tournament": deal_in_play.tournament_id}).json()
+    assert [g["seed"] for g in games["results"]] == [None, None]
+    response = api.get("/api/v1/games/csv/", {"tournament": deal_in_play.tournament_id})
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert {r["status"] for r in rows} == {"finished", "queued"}
+    assert {r["seed"] for r in rows} == {""}
+    assert "deal" in error_of(api.get(f"/api/v1/games/{deal_in_play.pk}/replay/"), 404)["message"]
+    assert client.get(f"/games/{deal_in_play.pk}/replay.json").status_code == 404
+    assert client.get(f"/games/{deal_in_play.pk}/view.json").status_code == 404
+    page = client.get(f"/games/{deal_in_play.pk}/").content.decode()
+    assert str(deal_in_play.seed) not in page.split("<dt>Seed</dt>")[1].split("</dd>")[0]
+
+
+def test_the_csv_shows_the_seed_once_every_game_of_its_deal_is_over(as_, played):
+    response = as_("anonymous").get("/api/v1/games/csv/", {"tournament": played.pk})
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert {int(r["seed"]) for r in rows} == {g.seed for g in played.games.all()}

@@ -9,6 +9,8 @@ from arena.tournaments import house_ladders, ladders
 from arena.tournaments.models import Entrant
 from tests.factories import PASSWORD, make_builtin
 
+from .conftest import error_of
+
 
 def play(ladder, games: int) -> None:
     """Play the ladder's queued games in this process, as a worker would, ``games`` of them."""
@@ -65,7 +67,7 @@ def test_challenges_are_refused_for_opted_out_bots_and_over_the_limit(
     made = as_("alice").post(url, body, format="json")
     assert made.status_code == 201, made.json()
     assert len(made.json()["game_ids"]) == 3
-    assert as_("charlie").post(url, body, format="json").status_code == 400  # not his bot
+    assert as_("charlie").post(url, body, format="json").status_code == 403  # not his bot
     over = as_("alice").post(url, body, format="json")
     assert over.status_code == 429 and "5 games a day" in over.json()["error"]["message"]
     opt_out = f"/api/v1/bots/{house.bot_version.bot_id}/challenges/"
@@ -87,7 +89,7 @@ def test_an_owner_withdraws_a_bot_and_a_second_withdrawal_conflicts(as_, ladder)
     mine = Entrant.objects.get(tournament=ladder, status="active", bot_version__bot__name="mine")
     url = f"/api/v1/ladders/{ladder.pk}/withdraw/"
     body = {"bot": mine.bot_version.bot_id}
-    assert as_("charlie").post(url, body, format="json").status_code == 400
+    assert as_("charlie").post(url, body, format="json").status_code == 403
     assert as_("alice").post(url, body, format="json").status_code == 200
     assert as_("alice").post(url, body, format="json").status_code == 409
     rows = as_("anonymous").get(f"/api/v1/ladders/{ladder.pk}/leaderboard/").json()["results"]
@@ -135,3 +137,17 @@ def test_an_organiser_creates_a_ladder_with_other_rule_options(client, toy_title
     owners = set(ladder.entries.values_list("bot_version__bot__owner__username", flat=True))
     assert owners == {"arena", "alice"}  # the house bots and every ready bot of the title
     assert ladder.games.filter(status="queued").exists()
+
+
+def test_any_player_creates_a_running_ladder_with_the_web_forms_rules(as_, toy_title, people):
+    body = {"name": "Toy duel", "title": "toy", "players": 2}
+    made = as_("charlie").post("/api/v1/ladders/", body, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["status"] == "running" and made.json()["players"] == 2
+    assert as_("anonymous").get(f"/api/v1/ladders/{made.json()['id']}/").status_code == 200
+    error_of(as_("anonymous").post("/api/v1/ladders/", body, format="json"), 401)
+    for wrong, field in [({"players": 13}, "players"), ({"players": 9}, "players"),
+                         ({"name": "x" * 101}, "name"), ({"title": "chess"}, "title"),
+                         ({"options": {"no_such_option": 1}}, "options")]:  # fmt: skip
+        refused = as_("charlie").post("/api/v1/ladders/", {**body, **wrong}, format="json")
+        assert field in error_of(refused, 400)["fields"], wrong

@@ -25,3 +25,13 @@ def test_a_ratings_history_has_one_row_per_rated_game(as_, played):
 
 def test_a_missing_rating_is_a_404(as_, toy_title):
     error_of(as_("anonymous").get("/api/v1/ratings/999999/history/"), 404)
+
+
+def test_a_ratings_url_answers_the_same_after_the_ratings_are_recomputed(as_, played):
+    from arena.ratings.services import recompute_ratings
+
+    api = as_("anonymous")
+    urls = [f"/api/v1/ratings/{r.pk}/" for r in played.ratings.all()]
+    before = [(api.get(u).json(), api.get(u + "history/").json()) for u in urls]
+    recompute_ratings(played.pk)
+    assert [(api.get(u).json(), api.get(u + "history/").json()) for u in urls] == before

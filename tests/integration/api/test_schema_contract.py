@@ -1,5 +1,6 @@
 """schemathesis against the schema the live server serves (real PostgreSQL): every operation,
-every check, anonymous and with a token; any failure fails the test.
+every check, anonymous and with a token, and sequences of calls along the schema's links;
+any failure fails the test.
 
 How hard it tries follows ARENA_FUZZ_PERCENT (tests/support/budget.py): a plain run sends
 each operation a fifth of FULL_EXAMPLES generated requests; ``make fuzz`` (100 %) sends
@@ -11,12 +12,14 @@ five times the rest of this file at load 13).
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from hypothesis.stateful import run_state_machine_as_test
 from rest_framework.authtoken.models import Token
 
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, RatingChange
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.budget import FULL, cases
+from tests.support.platform import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.fuzz, pytest.mark.django_db(transaction=True)]
 
@@ -26,20 +29,9 @@ FULL_EXAMPLES = 25
 SETTINGS = """
 request-timeout = 120
 """
-# Rules a JSON Schema cannot state (a name unique per owner, entrants ready and of the title,
-# the title's own seat range and options, a password that matches) refuse schema-valid
-# requests with 400 and the fields: for these operations alone, 400 counts as an answer to
-# schema-valid data.
-OPERATIONS = """
-[[operations]]
-include-name = [
-    "POST /api/v1/bots/", "PUT /api/v1/bots/{id}/", "PATCH /api/v1/bots/{id}/",
-    "POST /api/v1/bot-versions/", "POST /api/v1/tournaments/", "POST /api/v1/token/",
-]
-checks.positive_data_acceptance.expected-statuses = [
-    "2xx", "400", "401", "403", "404", "409", "413", "429",
-]
-"""
+# The project's schemathesis settings (which operations may answer schema-valid data 400),
+# shared with `schemathesis run` from the project root.
+OPERATIONS = (ROOT / "schemathesis.toml").read_text()
 TOKEN = {}  # the fixture's token, for the signed-in run
 
 
@@ -90,7 +82,29 @@ def test_every_operation_holds_to_the_schema_anonymously(case):
     case.call_and_validate()
 
 
-@schema.parametrize()
+@schema.exclude(path_regex="/token/(rotate|revoke)/").parametrize()
 @generated
 def test_every_operation_holds_to_the_schema_with_a_token(case):
+    # The token's replacement and revocation are left out: they would end the run's token.
     case.call_and_validate(headers={"Authorization": f"Token {TOKEN['key']}"})
+
+
+def test_sequences_of_calls_along_the_schemas_links_hold_to_it(served_schema):
+    """The stateful phase: creates followed along their links (a tournament to its start,
+    pause, resume and cancel), signed in as alice, who has ready bots."""
+    machine = served_schema.exclude(path_regex="/token/(rotate|revoke)/").as_state_machine()
+
+    class SignedIn(machine):
+        def get_call_kwargs(self, case):
+            return {"headers": {"Authorization": f"Token {TOKEN['key']}"}}
+
+    run_state_machine_as_test(
+        SignedIn,
+        settings=settings(
+            max_examples=cases(FULL_EXAMPLES),
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            stateful_step_count=6,
+        ),
+    )

@@ -39,3 +39,38 @@ def test_uploads_and_tournament_creation_are_throttled_per_player(as_, versions,
         assert as_("alice").post("/api/v1/tournaments/", payload).status_code == 201
     error_of(as_("alice").post("/api/v1/tournaments/", payload), 429)
     assert as_("charlie").post("/api/v1/tournaments/", payload).status_code == 201
+
+
+def test_a_username_longer_than_any_is_a_400_naming_it(as_, people):
+    response = as_("anonymous").post("/api/v1/token/", {"username": "a" * 151, "password": "x"})
+    assert "username" in error_of(response, 400)["fields"]
+
+
+def test_the_schema_documents_the_tokens_400(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    assert "400" in schema["paths"]["/api/v1/token/"]["post"]["responses"]
+
+
+def test_a_player_replaces_the_token_and_the_old_one_stops_working(as_, people):
+    api = as_("alice")
+    old = people["alice"].auth_token.key
+    fresh = api.post("/api/v1/token/rotate/").json()["token"]
+    assert fresh != old
+    assert error_of(api.get("/api/v1/me/"), 401)["code"] == "authentication_failed"
+    api.credentials(HTTP_AUTHORIZATION=f"Token {fresh}")
+    assert api.get("/api/v1/me/").json()["username"] == "alice"
+
+
+def test_a_player_revokes_the_token(as_, people):
+    api = as_("alice")
+    assert api.post("/api/v1/token/revoke/").status_code == 204
+    error_of(api.get("/api/v1/me/"), 401)
+    error_of(as_("anonymous").post("/api/v1/token/revoke/"), 401)
+    error_of(as_("anonymous").post("/api/v1/token/rotate/"), 401)
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/token/", "/api/v1/token/rotate/", "/api/v1/token/revoke/"]
+)
+def test_options_on_the_token_urls_describe_them(as_, people, path):
+    assert as_("alice").options(path).status_code == 200

@@ -142,3 +142,21 @@ def test_a_message_saved_while_the_broker_is_down_waits_in_the_outbox_and_the_dr
     send_after_commit("workers.play_game", 10**9 + 1)
     assert OutboxMessage.objects.count() == 0  # sent at once and deleted
     assert redis_server.client().llen("arena") == 2
+
+
+def test_workers_take_work_again_soon_after_redis_returns(redis_server, far_side):
+    alice = make_user("alice")
+    versions = [make_builtin(alice, name=f"bot-{i}") for i in range(2)]
+    cup = make_tournament(alice, versions, name="Back cup")
+    far_side.start_worker()
+    far_side.start_beat()
+    redis_server.stop()
+    tournaments.start_tournament(cup.pk)
+    time.sleep(20)  # long enough for kombu's own pauses to grow past 10 s
+    redis_server.start()
+    back = time.monotonic()
+    claimed = Game.objects.filter(tournament=cup, started_at__isnull=False)
+    wait_for(claimed.exists, timeout=120, what="a worker to claim a game")
+    print(f"Redis back -> first game claimed: {time.monotonic() - back:.1f} s")
+    finished([cup.pk])
+    assert_each_game_played_once([cup.pk])

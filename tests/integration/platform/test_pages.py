@@ -122,12 +122,12 @@ def test_a_citadels_game_page_names_the_characters_in_english_and_chinese(client
 
 
 def test_my_bots_shows_each_bots_ladder_rank_rating_trend_and_latest_setbacks(client, toy_title):
-    from arena.tournaments import ladders
+    from arena.tournaments import house_ladders
     from tests.browser.site import _play_queued
 
     alice = make_user("alice")
     mine = make_builtin(alice, name="mine")
-    ladder = ladders.create_ladder(
+    ladder = house_ladders.create_ladder(
         organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
     )
     assert _play_queued(ladder, 24) == 24  # 3 entrants, 2 seats: mine sits in about 2 of 3
@@ -143,12 +143,12 @@ def test_my_bots_shows_each_bots_ladder_rank_rating_trend_and_latest_setbacks(cl
 
 
 def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
-    from arena.tournaments import ladders
+    from arena.tournaments import house_ladders, ladders
     from tests.browser.site import _play_queued
 
     alice = make_user("alice")
     mine = make_builtin(alice, name="mine")
-    ladder = ladders.create_ladder(
+    ladder = house_ladders.create_ladder(
         organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
     )
     rival = ladder.entrants.exclude(bot=mine.bot).first().bot
@@ -171,12 +171,12 @@ def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
 
 def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(client, toy_title):
     from arena.bots.services import add_builtin_version
-    from arena.tournaments import ladders
+    from arena.tournaments import house_ladders, ladders
     from tests.browser.site import _play_queued
 
     alice = make_user("alice")
     first = make_builtin(alice, name="mine")
-    ladder = ladders.create_ladder(
+    ladder = house_ladders.create_ladder(
         organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
     )
     _play_queued(ladder, 6)

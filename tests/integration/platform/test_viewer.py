@@ -146,11 +146,12 @@ def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game
     assert all(FAULT["message"] not in m["text"] for m in public["marks"])
 
 
-def test_every_hand_is_shown_only_once_the_game_is_finished(client, game):
+def test_no_frame_is_shown_while_the_games_deal_is_in_play(client, game):
     assert client.get(f"/games/{game.pk}/view.json", {"perspective": "all"}).status_code == 200
     Game.objects.filter(pk=game.pk).update(status=Game.Status.RUNNING)
-    answer = client.get(f"/games/{game.pk}/view.json", {"perspective": "all"})
-    assert answer.status_code == 403 and "finished" in answer.json()["error"]
+    for perspective in ("all", "public"):
+        answer = client.get(f"/games/{game.pk}/view.json", {"perspective": perspective})
+        assert answer.status_code == 404 and "in play" in answer.json()["error"]
 
 
 def test_a_bad_perspective_or_method_is_a_clear_client_error(client, game):

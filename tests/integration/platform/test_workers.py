@@ -157,3 +157,12 @@ def test_a_worker_rejects_a_bot_that_crashes_and_tells_its_owner_why(
     assert "I cannot find my weights file" in version.validation_stderr
     with pytest.raises(TournamentError, match="only ready versions"):
         make_tournament(alice, [version, make_builtin(alice)], seats=2)
+
+
+def test_a_worker_writes_each_event_once(celery_workers, entrants):
+    alice, versions = entrants
+    tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2, name="Log cup"))
+    log = celery_workers.log().splitlines()
+    for pk in Game.objects.filter(tournament=tournament).values_list("pk", flat=True):
+        lines = [line for line in log if "game.stored" in line and f"'game_id': {pk}" in line]
+        assert len(lines) == 1, lines
