@@ -64,3 +64,10 @@ class Keyset(CursorPagination):
             raise ValidationError(
                 {"cursor": ["Not a cursor this list gave: follow its next or previous link."]}
             ) from None
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters

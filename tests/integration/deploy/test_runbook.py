@@ -77,8 +77,9 @@ def test_the_web_worker_and_beat_start_as_written(env, tmp_path):
         for name, command in parts().items():
             log = open(tmp_path / f"{name}.log", "wb")  # noqa: SIM115 (the process keeps it)
             started[name] = subprocess.Popen(
-                # <cores>: the one value an operator fills in
-                ["bash", "-c", f"exec {command.replace('<cores>', '1')}"], cwd=ROOT, env=env, stdout=log,
+                # <cores>: the one value an operator fills in; `env` runs a command that
+                # begins with a variable assignment, as the worker's does
+                ["bash", "-c", f"exec env {command.replace('<cores>', '1')}"], cwd=ROOT, env=env, stdout=log,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         # At the shipped log level (WARNING) each prints only its banner as it starts.

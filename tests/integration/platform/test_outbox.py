@@ -114,7 +114,6 @@ def test_a_redis_restart_with_queued_games_loses_none_and_stores_none_twice(redi
     finished([first.pk, second.pk])
     print(f"Redis restarted -> both tournaments finished: {time.monotonic() - back:.1f} s")
     assert_each_game_played_once([first.pk, second.pk])
-    assert "broker.restarted" in far_side.logs() or "broker.lost_messages" in far_side.logs()
 
 
 def test_a_message_saved_while_the_broker_is_down_waits_in_the_outbox_and_the_drain_sends_it(

@@ -3,12 +3,14 @@ ways: format 2 records become the same format 3 records the engine writes now (a
 and the fact rows of folded games go (and come back, derived from the records)."""
 
 import pytest
+from django.utils import timezone
 
 import engine
 from arena.games import services, totals
-from arena.games.models import AnalyticsFact, Game
+from arena.games.models import AnalyticsFact, Game, GameSeat
 from arena.games.tasks import run_job
-from arena.tournaments import services as tournaments
+from arena.ratings.services import ensure_ratings
+from arena.tournaments.models import Tournament
 from engine.core import records
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.migrations import around, migrate, migrate_to_latest
@@ -22,8 +24,17 @@ def folded_games():
     alice = make_user("alice")
     versions = [make_builtin(alice, title="citadels", builtin="builder") for _ in range(3)]
     tournament = make_tournament(alice, versions, title="citadels", seats=3, rounds=1)
-    tournaments.start_tournament(tournament.pk)
-    for game in Game.objects.filter(tournament=tournament).order_by("number")[:3]:
+    # Running, with queued games whose messages are never sent: a Celery worker started for
+    # other tests in this process cannot take them (as test_viewer does).
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    for number in (1, 2, 3):
+        game = Game.objects.create(
+            tournament=tournament, number=number, seed=number, status="queued",
+            queued_at=timezone.now(),
+        )  # fmt: skip
+        for seat, version in enumerate(versions):
+            GameSeat.objects.create(game=game, seat=seat, bot_version=version)
         job = services.claim_game(game.pk, worker="w")
         played = run_job(job)
         services.store_game_result(job, played)
