@@ -165,13 +165,22 @@ def _probe(directory: Path) -> None:
     probe.rmdir()
 
 
+def _pid_namespace() -> int:
+    """This process's PID namespace (its inode): a group's owner pid means something only
+    to runners in the same one."""
+    return os.stat("/proc/self/ns/pid").st_ino
+
+
 def _sweep(found: Support) -> None:
     """Remove groups left by runners that died (their watchdog removes them first, but a
-    kill of the whole machine's processes leaves them)."""
+    kill of the whole machine's processes leaves them). Only groups made in this PID
+    namespace: another's owners (a container's, a test's ``unshare --pid``) are not in this
+    ``/proc``, alive or not."""
+    here = str(_pid_namespace())
     for parent in set(found.parents.values()):
-        for path in Path(parent).glob(f"{_PREFIX}*-*"):
-            owner = path.name[len(_PREFIX) :].split("-", 1)[0]
-            if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+        for path in Path(parent).glob(f"{_PREFIX}*-*-*"):
+            owner, namespace, _ = path.name[len(_PREFIX) :].split("-", 2)
+            if namespace == here and owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
                 with contextlib.suppress(OSError):
                     _kill_members(path)
                     path.rmdir()
@@ -182,7 +191,7 @@ class SandboxCgroup:
 
     def __init__(self, found: Support, memory_mb: int, processes: int):
         self.mode = found.mode
-        name = f"{_PREFIX}{os.getpid()}-{next(_counter)}"
+        name = f"{_PREFIX}{os.getpid()}-{_pid_namespace()}-{next(_counter)}"
         self.directories = sorted({str(Path(p) / name) for p in found.parents.values()})
         self._kill_file = None
         if "kill" in found.parents:
@@ -260,9 +269,11 @@ def create(memory_mb: int, processes: int) -> SandboxCgroup | None:
 
 def _kill_members(path: Path) -> None:
     with contextlib.suppress(OSError):
-        for pid in (path / "cgroup.procs").read_text().split():
+        for pid in map(int, (path / "cgroup.procs").read_text().split()):
+            if pid <= 0:  # a member outside this PID namespace reads as 0: kill(0) is our group
+                continue
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(int(pid), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
 
 
 def _write(path: Path, value, optional: bool = False) -> None:
