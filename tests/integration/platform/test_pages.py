@@ -172,6 +172,10 @@ def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
 @pytest.fixture
 def two_versions(toy_title):
     """alice's bot on a two-seat toy ladder: v1 played there, then v2 joined and played."""
+    return _two_versions(players=2)
+
+
+def _two_versions(players: int):
     from arena.bots.services import add_builtin_version
     from arena.tournaments import house_ladders, ladders
     from tests.browser.site import _play_queued
@@ -179,7 +183,7 @@ def two_versions(toy_title):
     alice = make_user("alice")
     first = make_builtin(alice, name="mine")
     ladder = house_ladders.create_ladder(
-        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+        organiser=alice, name="Toy ladder", title="toy", players=players, thinking=False
     )
     _play_queued(ladder, 6)
     second = add_builtin_version(bot=first.bot, builtin_name="random")
@@ -232,3 +236,25 @@ def test_the_owner_challenges_the_new_version_against_the_previous_from_the_bot_
         assert response.status_code == 200 and "Challenge refused" in response.content.decode()
         assert said in response.content.decode()
     assert Challenge.objects.count() == 1
+
+
+def test_new_against_previous_on_a_three_seat_ladder_seats_one_more_bot_the_same_each_time(
+    toy_title,
+):
+    from arena.tournaments import ladders
+
+    ladder, first, second = _two_versions(players=3)
+    challenge = ladders.challenge_previous_version(
+        requester=first.bot.owner, ladder=ladder, bot=first.bot, games=3
+    )
+    tables = [
+        {s.bot_version_id for s in g.seats.all()} for g in challenge.games.prefetch_related("seats")
+    ]
+    assert len(tables) == 3 and len({frozenset(t) for t in tables}) == 1
+    (third,) = tables[0] - {first.pk, second.pk}
+    assert {first.pk, second.pk} < tables[0]
+    assert ladder.entries.get(bot_version=third).status == "active"
+    with pytest.raises(ladders.LadderError, match="owner"):
+        ladders.challenge_previous_version(
+            requester=make_user("bob"), ladder=ladder, bot=first.bot, games=1
+        )
