@@ -58,6 +58,11 @@ urlpatterns = [
     path("ladders/<int:ladder_id>/", ladders.ladder_detail, name="ladder"),
     path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(
+        "ladders/<int:ladder_id>/challenge-previous/<int:bot_id>/",
+        ladders.ladder_challenge_previous,
+        name="ladder-challenge-previous",
+    ),
+    path(
         "ladders/<int:ladder_id>/withdraw/<int:bot_id>/",
         ladders.ladder_withdraw,
         name="ladder-withdraw",

@@ -1,8 +1,8 @@
 """Every page type as a person sees it, in a real headless Chromium (Debian's), on a phone
 (390x844) and a desktop (1440x900): no page wider than its screen, no console error or failed
 request, every Plotly chart with titles on both axes, every filtered dashboard's downloads
-answering, the game viewer's board in the first screen, and no serious or critical
-accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``."""
+answering, the game viewer's board in the first screen and in the window after each step,
+and no serious or critical accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``."""
 
 import os
 from pathlib import Path
@@ -126,3 +126,42 @@ def test_the_organisers_entrant_list_offers_only_the_chosen_titles_versions(
         )
         assert shown and set(shown) == {title}
     assert page.problems == []
+
+
+# The board's box in the window, and the window's size.
+BOARD_BOX = """() => {
+  const r = document.querySelector('.mv-board').getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          width: window.innerWidth, height: window.innerHeight};
+}"""
+
+
+def test_the_viewer_keeps_the_board_in_view_while_stepping(browser, live_server):  # noqa: F811
+    paths = site.page_types(site.build(games=16))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    for screen in SCREENS:
+        page = _logged_in(browser, live_server.url, screen)
+        for name in ("game-citadels", "game-praga"):
+            _open(page, live_server.url + paths[name])
+            page.wait_for_selector(".mv-board .mv-part")
+            for step in range(8):
+                if step == 2:  # the person scrolls down the page to read the log or seats
+                    page.mouse.wheel(0, 1500)
+                if step < 5:
+                    page.click(".mv-bar button[data-go='next']")
+                else:
+                    page.keyboard.press("ArrowRight")
+                box = page.evaluate(BOARD_BOX)
+                inside = (
+                    box["top"] >= 0
+                    and box["left"] >= 0
+                    and box["bottom"] <= box["height"]
+                    and box["right"] <= box["width"]
+                )
+                if not inside:
+                    problems.append(f"{name} at {screen}, step {step + 1}: board at {box}")
+            page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}-stepped.png"))
+        problems += page.problems
+        page.context.close()
+    assert problems == [], "\n".join(problems)

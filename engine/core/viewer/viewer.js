@@ -172,6 +172,7 @@ var MeepleViewer = (function () {
       "<div class='mv-main'><div class='mv-board'></div><div class='mv-side'>" +
       "<div class='mv-decision-box'></div><div class='mv-marklist'></div></div></div>";
     this.q = function (sel) { return self.root.querySelector(sel); };
+    this.measureBar();
     this.root.addEventListener("click", function (e) {
       var go = e.target.getAttribute("data-go");
       if (go) self.go(go);
@@ -406,6 +407,24 @@ var MeepleViewer = (function () {
     else if (what === "round+") this.seek(1, r.roundKey);
     else if (what === "round-") this.seek(-1, r.roundKey);
     else if (what === "play") this.playing ? this.stop() : this.play();
+    if (what !== "play") this.keepBoardInView();
+  };
+
+  /* The sticky step buttons' height, whole pixels up, for the board's height cap. */
+  Viewer.prototype.measureBar = function () {
+    var under = Math.ceil(this.q(".mv-bar").getBoundingClientRect().height);
+    this.root.style.setProperty("--mv-bar-height", under + "px");
+    return under;
+  };
+
+  /* After a step the person asked for, the board is scrolled whole into the window under
+     the sticky step buttons (the CSS caps its height to what is left there, its parts
+     scrolling in its own box), however far down they had scrolled to read. */
+  Viewer.prototype.keepBoardInView = function () {
+    var board = this.q(".mv-board"), bar = this.q(".mv-bar");
+    var under = this.measureBar();
+    var box = board.getBoundingClientRect();
+    if (box.top < under || box.bottom > window.innerHeight) window.scrollBy(0, box.top - under);
   };
 
   Viewer.prototype.play = function () {

@@ -8,6 +8,9 @@ from arena.games.models import GameSeat
 from arena.ratings.models import Rating
 from engine.core.stats import wilson_interval
 
+# Games the owner's "new against previous" challenge asks for unless told otherwise.
+VERSUS_PREVIOUS_GAMES = 10
+
 
 def _side(rating: Rating, which: str) -> dict:
     low, high = wilson_interval(rating.wins, rating.games)

@@ -93,6 +93,8 @@ def bot_detail(request, bot_id: int):
             "title_ratings": TitleRating.objects.filter(bot=bot).select_related("bot_version"),
             "charts": charts.bot_charts(bot),
             "comparisons": comparison.version_comparisons(bot),
+            "versus_previous_games": comparison.VERSUS_PREVIOUS_GAMES,
+            "challenge_max_games": settings.ARENA_CHALLENGE_MAX_GAMES,
         },
     )
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 import engine
+from arena.bots.comparison import VERSUS_PREVIOUS_GAMES
 from arena.bots.models import Bot
 from arena.games.models import Game
 from arena.ratings.lines import rating_lines
@@ -178,6 +180,35 @@ def ladder_challenge(request, ladder_id: int):
     else:
         messages.success(request, f"{challenge.game_count} challenge games queued first.")
     return redirect("ladder", ladder.pk)
+
+
+@login_required
+@require_POST
+def ladder_challenge_previous(request, ladder_id: int, bot_id: int):
+    """The bot page's one click: its current version against its previous one on the
+    ladder; back to the bot page with what came of it."""
+    ladder = get_object_or_404(Tournament.objects.filter(standing=True), pk=ladder_id)
+    bot = get_object_or_404(Bot, pk=bot_id)
+    if not bot.can_edit(request.user):
+        raise PermissionDenied("Only the bot's owner may challenge with it.")
+    try:
+        games = int(request.POST.get("games") or VERSUS_PREVIOUS_GAMES)
+    except ValueError:
+        messages.error(request, "Challenge refused: games must be a whole number.")
+        return redirect(bot)
+    try:
+        challenge = ladders.challenge_previous_version(
+            requester=request.user, ladder=ladder, bot=bot, games=games
+        )
+    except ladders.LadderError as err:
+        messages.error(request, f"Challenge refused: {err}")
+    else:
+        messages.success(
+            request,
+            f"{challenge.game_count} games of the new version against the previous one "
+            f"queued first on {ladder.name}.",
+        )
+    return redirect(bot)
 
 
 @login_required

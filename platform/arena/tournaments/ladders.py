@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Sum
+from django.db.models import Exists, Max, OuterRef, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -202,6 +202,78 @@ def create_challenge(
     for opponent in opponents:
         if not (opponent.accepts_challenges or opponent.owner_id == requester.pk):
             raise LadderError(f"{opponent.name} does not accept challenges.", "opponents")
+    _within_daily_limit(requester, games)
+    with transaction.atomic():
+        ladder = _running(ladder)
+        seated = {e.bot_version.bot_id: e for e in _active(ladder)}
+        for b in [bot, *opponents]:
+            if b.pk not in seated:
+                raise LadderError(
+                    f"{b.name} has no active version on {ladder.name}.",
+                    "bot" if b == bot else "opponents",
+                )
+        entrants = [seated[bot.pk]] + [seated[o.pk] for o in opponents]
+        return _queue_challenge(ladder, requester, entrants, games)
+
+
+def challenge_previous_version(*, requester, ladder: Tournament, bot: Bot, games: int) -> Challenge:
+    """ "Did my change help?": ``games`` challenge games on the ladder between ``bot``'s
+    current version and its previous version there (the newest older one rated in a game on
+    the ladder, its rating there carried on, though it was replaced), with the challenge's
+    every other rule. On a ladder of more than two seats, the others are the active bots
+    nearest the current version's rating that accept challenges, the same at every table.
+    LadderError says why one is refused."""
+    if not bot.can_edit(requester):
+        raise LadderError("Only the bot's owner may challenge with it.")
+    if not 1 <= games <= settings.ARENA_CHALLENGE_MAX_GAMES:
+        raise LadderError(f"Ask for 1 to {settings.ARENA_CHALLENGE_MAX_GAMES} games.", "games")
+    _within_daily_limit(requester, games)
+    with transaction.atomic():
+        ladder = _running(ladder)
+        active = _active(ladder)
+        current = next((e for e in active if e.bot_version.bot_id == bot.pk), None)
+        if current is None:
+            raise LadderError(f"{bot.name} has no active version on {ladder.name}.")
+        previous = (
+            ladder.entries.filter(
+                bot_version__bot=bot,
+                bot_version__number__lt=current.bot_version.number,
+                bot_version__status=BotVersion.Status.READY,
+                bot_version__ratings__tournament=ladder,
+                bot_version__ratings__games__gt=0,
+            )
+            .select_related("bot_version")
+            .order_by("-bot_version__number")
+            .first()
+        )
+        if previous is None:
+            raise LadderError(
+                f"{bot.name} has no earlier version that played on {ladder.name}.", "opponents"
+            )
+        ratings = dict(
+            Rating.objects.filter(tournament=ladder).values_list("bot_version_id", "ordinal")
+        )
+        mine = ratings.get(current.bot_version_id, 0.0)
+        willing = set(
+            Bot.objects.filter(Q(accepts_challenges=True) | Q(owner=requester))
+            .filter(pk__in=[e.bot_version.bot_id for e in active])
+            .exclude(pk=bot.pk)
+            .values_list("pk", flat=True)
+        )
+        others = sorted(
+            (e for e in active if e.bot_version.bot_id in willing),
+            key=lambda e: (abs(ratings.get(e.bot_version_id, 0.0) - mine), e.pk),
+        )[: ladder.seats - 2]
+        if len(others) < ladder.seats - 2:
+            raise LadderError(
+                f"{ladder.seats}-player games need {ladder.seats - 2} more bots that accept "
+                "challenges beside the two versions.",
+                "opponents",
+            )
+        return _queue_challenge(ladder, requester, [current, previous, *others], games)
+
+
+def _within_daily_limit(requester, games: int) -> None:
     since = timezone.now() - timedelta(days=1)
     recent = (
         Challenge.objects.filter(requester=requester, created__gte=since).aggregate(
@@ -215,32 +287,34 @@ def create_challenge(
             f"Challenges are limited to {allowed} games a day per player; you asked for "
             f"{recent} in the last 24 hours, so {max(0, allowed - recent)} more can run now."
         )
-    with transaction.atomic():
-        ladder = Tournament.objects.select_for_update().get(pk=ladder.pk)
-        if ladder.status != Tournament.Status.RUNNING:
-            raise LadderError(f"{ladder.name} is {ladder.status}; challenges need it running.")
-        seated = {e.bot_version.bot_id: e for e in _active(ladder)}
-        for b in [bot, *opponents]:
-            if b.pk not in seated:
-                raise LadderError(
-                    f"{b.name} has no active version on {ladder.name}.",
-                    "bot" if b == bot else "opponents",
-                )
-        entrants = [seated[bot.pk]] + [seated[o.pk] for o in opponents]
-        challenge = Challenge.objects.create(
-            tournament=ladder,
-            requester=requester,
-            bot_version=entrants[0].bot_version,
-            game_count=games,
-        )
-        challenge.opponents.set([e.bot_version for e in entrants[1:]])
-        tables = []
-        for k in range(games):
-            rivals = [entrants[1 + (k + j) % len(opponents)] for j in range(ladder.seats - 1)]
-            tables.append([0, *[entrants.index(r) for r in rivals]])
-        ids = _plan(ladder, entrants, tables, send=False)
-        challenge.games.set(ids)
-        top_up(ladder)  # queues the first of them now, ahead of any new ladder game
+
+
+def _running(ladder: Tournament) -> Tournament:
+    """The ladder's row, locked; refused unless it is running."""
+    ladder = Tournament.objects.select_for_update().get(pk=ladder.pk)
+    if ladder.status != Tournament.Status.RUNNING:
+        raise LadderError(f"{ladder.name} is {ladder.status}; challenges need it running.")
+    return ladder
+
+
+def _queue_challenge(ladder, requester, entrants: list[Entrant], games: int) -> Challenge:
+    """The challenge of ``entrants[0]`` against the others: each table seats it and
+    ``seats - 1`` of them, in turn; its games queued ahead of the ladder's own."""
+    opponents = len(entrants) - 1
+    challenge = Challenge.objects.create(
+        tournament=ladder,
+        requester=requester,
+        bot_version=entrants[0].bot_version,
+        game_count=games,
+    )
+    challenge.opponents.set([e.bot_version for e in entrants[1:]])
+    tables = []
+    for k in range(games):
+        rivals = [1 + (k + j) % opponents for j in range(ladder.seats - 1)]
+        tables.append([0, *rivals])
+    ids = _plan(ladder, entrants, tables, send=False)
+    challenge.games.set(ids)
+    top_up(ladder)  # queues the first of them now, ahead of any new ladder game
     log.info("ladder.challenge %s", {"challenge_id": challenge.pk, "games": games})
     return challenge
 

@@ -169,7 +169,13 @@ def test_a_challenge_shows_its_opponents_results_and_games(client, toy_title):
     assert all(f'href="{g.get_absolute_url()}"' in row for g in games)
 
 
-def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(client, toy_title):
+@pytest.fixture
+def two_versions(toy_title):
+    """alice's bot on a two-seat toy ladder: v1 played there, then v2 joined and played."""
+    return _two_versions(players=2)
+
+
+def _two_versions(players: int):
     from arena.bots.services import add_builtin_version
     from arena.tournaments import house_ladders, ladders
     from tests.browser.site import _play_queued
@@ -177,7 +183,7 @@ def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(c
     alice = make_user("alice")
     first = make_builtin(alice, name="mine")
     ladder = house_ladders.create_ladder(
-        organiser=alice, name="Toy ladder", title="toy", players=2, thinking=False
+        organiser=alice, name="Toy ladder", title="toy", players=players, thinking=False
     )
     _play_queued(ladder, 6)
     second = add_builtin_version(bot=first.bot, builtin_name="random")
@@ -185,9 +191,70 @@ def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(c
     for _ in range(12):  # the games queued before it joined go first
         ladders.top_up(ladder)
         _play_queued(ladder, 1)
+    return ladder, first, second
+
+
+def test_the_bot_page_compares_its_new_version_with_the_one_before_on_a_ladder(
+    client, two_versions
+):
+    ladder, first, second = two_versions
     html = client.get(f"/bots/{first.bot.pk}/").content.decode()
     section = html.split("Did the new version help?")[1].split("<h2>")[0]
     assert "v2 beside v1" in section and "Toy ladder" in section
     rows = section.split('class="version-comparison"')[1].split("</table>")[0]
     assert "v2 (new)" in rows and "v1 (before)" in rows and "%" in rows
     assert 'class="head-to-head"' in section
+
+
+def test_the_owner_challenges_the_new_version_against_the_previous_from_the_bot_page(
+    client, two_versions, settings
+):
+    from arena.tournaments.models import Challenge
+
+    ladder, first, second = two_versions
+    bot = first.bot
+    url = f"/ladders/{ladder.pk}/challenge-previous/{bot.pk}/"
+    assert url not in client.get(f"/bots/{bot.pk}/").content.decode()
+    client.force_login(make_user("bob"))
+    assert url not in client.get(f"/bots/{bot.pk}/").content.decode()
+    assert client.post(url, {"games": 2}).status_code == 403
+    client.force_login(bot.owner)
+    assert f'action="{url}"' in client.get(f"/bots/{bot.pk}/").content.decode()
+
+    page = client.post(url, {"games": 3}, follow=True).content.decode()
+    assert "3 games of the new version against the previous one queued first" in page
+    challenge = Challenge.objects.get(requester=bot.owner)
+    assert challenge.bot_version == second and list(challenge.opponents.all()) == [first]
+    games = list(challenge.games.prefetch_related("seats"))
+    assert len(games) == 3
+    assert all({s.bot_version_id for s in g.seats.all()} == {first.pk, second.pk} for g in games)
+
+    settings.ARENA_CHALLENGE_GAMES_PER_DAY = 4
+    refusals = [("many", "whole number"), ("0", "Ask for 1 to"), ("2", "1 more can run now")]
+    for games_asked, said in refusals:
+        response = client.post(url, {"games": games_asked}, follow=True)
+        assert response.status_code == 200 and "Challenge refused" in response.content.decode()
+        assert said in response.content.decode()
+    assert Challenge.objects.count() == 1
+
+
+def test_new_against_previous_on_a_three_seat_ladder_seats_one_more_bot_the_same_each_time(
+    toy_title,
+):
+    from arena.tournaments import ladders
+
+    ladder, first, second = _two_versions(players=3)
+    challenge = ladders.challenge_previous_version(
+        requester=first.bot.owner, ladder=ladder, bot=first.bot, games=3
+    )
+    tables = [
+        {s.bot_version_id for s in g.seats.all()} for g in challenge.games.prefetch_related("seats")
+    ]
+    assert len(tables) == 3 and len({frozenset(t) for t in tables}) == 1
+    (third,) = tables[0] - {first.pk, second.pk}
+    assert {first.pk, second.pk} < tables[0]
+    assert ladder.entries.get(bot_version=third).status == "active"
+    with pytest.raises(ladders.LadderError, match="owner"):
+        ladders.challenge_previous_version(
+            requester=make_user("bob"), ladder=ladder, bot=first.bot, games=1
+        )
