@@ -502,17 +502,17 @@ class BotProcess:
                     self.cgroup.add(init)
                 except OSError as err:  # gone already, or the group is: bounded per process
                     log.warning("sandbox.cgroup.failed %s", {"error": str(err)})
+            if init is not None:  # watched before the bot runs: no moment it could outlive us
+                self._watch_key = f"sandbox-{init}"
+                groups = self.cgroup.directories if self.cgroup is not None else []
+                watchdog.watchdog(bot_python()).watch(
+                    self._watch_key, init, self._pid_namespace, groups
+                )
         finally:
             if block_write is not None:
                 with contextlib.suppress(OSError):
                     os.write(block_write, b"1")
                 os.close(block_write)
-        if init is not None:
-            self._watch_key = f"sandbox-{init}"
-            groups = self.cgroup.directories if self.cgroup is not None else []
-            watchdog.watchdog(bot_python()).watch(
-                self._watch_key, init, self._pid_namespace, groups
-            )
 
     def oom_kills(self) -> int:
         """Processes of the sandbox the kernel killed for want of memory (0 without a group)."""
