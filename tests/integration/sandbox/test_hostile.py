@@ -163,6 +163,8 @@ def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed
     )  # fmt: skip
     # the bot and its daemon are up (the bot never answers), then the runner dies
     assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
+    # (the processes seen may be bubblewrap's own, before the runner let the bot go)
+    assert wait_until(lambda: any(b"watchdog" in cmdline(p) for p in children_of(runner.pid)), 10)
     watchdogs = [p for p in children_of(runner.pid) if b"watchdog" in cmdline(p)]
     assert len(watchdogs) == 1
     runner.kill()
