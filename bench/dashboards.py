@@ -23,7 +23,7 @@ reads would pay it after the stores. ``--reuse`` times a database a previous run
 definition changed) and prints that fold's cost per game.
 
 For each page it prints the p95 (and median) of the uncached page (every query it runs,
-``tables.PAGES[name]``), the cached page (``tables.page``, the stored-version check
+``tables.PAGE_TABLES[name]``), the cached page (``tables.page``, the stored-version check
 included), and the time of a naive ORM aggregation of the page's main figure (seat rows or
 fact rows loaded into Python and counted there; for the ratings page the head-to-head matrix
 from the selection's seat rows) with its ratio to the SQL. The ratings page is timed three
@@ -387,10 +387,10 @@ def main() -> None:
     print(f"{'page':<12}{'uncached p95':>14}{'median':>9}{'cached p95':>12}{'naive ORM':>11}"
           f"{'naive/SQL':>11}")  # fmt: skip
     for label, (sel, naive) in pages.items():
-        name = label if label in tables.PAGES else "ratings"
+        name = label if label in tables.PAGE_TABLES else "ratings"
         raw = raw_rows() if label == "ratings raw" else contextlib.nullcontext()
         with raw:
-            uncached = timed(lambda n=name, s=sel: tables.PAGES[n](s), args.repeat)
+            uncached = timed(lambda n=name, s=sel: tables.PAGE_TABLES[n](s), args.repeat)
         if label == "ratings raw":  # cached, it is the page above (one key)
             cached = [float("nan")]
         else:

@@ -256,7 +256,7 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
         query.update({k: str(v) for k, v in params.items()})
         sel = tables.selection(page, query, None)
         reads[name] = lambda page=page, sel=sel: tables.page(page, sel)
-        uncached_reads[name] = lambda page=page, sel=sel: tables.PAGES[page](sel)
+        uncached_reads[name] = lambda page=page, sel=sel: tables.PAGE_TABLES[page](sel)
     found = {}
     for name, read in reads.items():
         uncached, cached = [], []
@@ -294,31 +294,14 @@ def _p95(values: list[float]) -> float:
 def _time_store(ladder_id: int, stores: int) -> dict:
     """Store ``stores`` of the ladder's own games (its matchmaking draws them); the worker's
     Python and its PostgreSQL backend's CPU per store."""
-    from django.db import connection
-
-    from arena.games import services
     from arena.games.models import Game
-    from arena.games.tasks import run_job
     from arena.tournaments import ladders
     from arena.tournaments.models import Tournament
-
-    def backend_s() -> float:
-        stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
-        fields = stat.rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from bench.store_path import store_timed
 
     ladders.top_up(Tournament.objects.get(pk=ladder_id))
     queued = Game.objects.filter(tournament_id=ladder_id, status=Game.Status.QUEUED)
-    python_s = postgres_s = 0.0
-    stored = 0
-    while stored < stores and (game := queued.order_by("number").first()):
-        job = services.claim_game(game.pk, worker="bench")
-        played = run_job(job)
-        before_backend, before = backend_s(), time.process_time()
-        services.store_game_result(job, played)
-        python_s += time.process_time() - before
-        postgres_s += backend_s() - before_backend
-        stored += 1
+    python_s, postgres_s, stored = store_timed(queued.order_by("number"), stores)
     return {
         "games": stored, "python_ms": 1000 * python_s / max(stored, 1),
         "postgres_ms": 1000 * postgres_s / max(stored, 1),

@@ -53,14 +53,11 @@ def main() -> None:
 
 def _store_games(title: str, games: int) -> tuple[float, float, int]:
     from django.contrib.auth import get_user_model
-    from django.db import connection
 
     import engine
     from arena.bots import services as bots
     from arena.bots.models import Bot
-    from arena.games import services
     from arena.games.models import Game
-    from arena.games.tasks import run_job
     from arena.tournaments import services as tournaments
 
     owner = get_user_model().objects.create_user("bench")
@@ -80,6 +77,27 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
         seed=3,
     )  # fmt: skip
     tournaments.start_tournament(tournament.pk)
+    queued = Game.objects.filter(tournament=tournament, status="queued").order_by("number")
+    return store_timed(queued, games)
+
+
+def store_timed(queued, most: int) -> tuple[float, float, int]:
+    """Claim, play and store up to ``most`` of the ``queued`` games (a queryset, re-read after
+    each store: a store may queue the next), in this process; the worker's Python and its
+    PostgreSQL backend's CPU spent in the stores, and how many were stored."""
+    from django.db import connection
+
+    from arena.games import services
+
+    try:
+        from arena.games.tasks import run_job
+    except ImportError:  # a tree from before the tasks moved into the Django apps
+        from workers.tasks import run_job as run_fields
+
+        def run_job(job):
+            return run_fields(
+                job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
+            )
 
     def backend_s() -> float:
         stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
@@ -88,8 +106,7 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
 
     python_s = postgres_s = 0.0
     stored = 0
-    queued = Game.objects.filter(tournament=tournament, status="queued").order_by("number")
-    while stored < games and (game := queued.first()):
+    while stored < most and (game := queued.first()):
         job = services.claim_game(game.pk, worker="bench")
         played = run_job(job)
         before_backend, before = backend_s(), time.process_time()
