@@ -19,8 +19,8 @@ from .sandbox import (
     BotProcess,
     bot_command,
     check_backend,
+    claim_uid,
     readable_by_others,
-    sandbox_uid,
     stage_bot_files,
     start_in_bwrap,
 )
@@ -49,23 +49,30 @@ def start_bot(
         )
         return BotProcess(popen, "none")
 
-    uid = sandbox_uid()
+    claim = claim_uid()  # a host uid no other live sandbox has (when the runner is root)
+    uid = None if claim is None else claim.uid
     staging = None
     bot_dir = bot.root.parent if bot.single_file else bot.root
-    if uid is not None and not readable_by_others(bot, bot_dir):
-        staging = stage_bot_files(bot)
-        bot_dir = Path(staging) / "bot"
-    if warm is None:
-        warm = warm_start.enabled()
-    zygote = warm_start.zygote_for(uid) if warm else None
     try:
+        if uid is not None and not readable_by_others(bot, bot_dir):
+            staging = stage_bot_files(bot)
+            bot_dir = Path(staging) / "bot"
+        if warm is None:
+            warm = warm_start.enabled()
+        zygote = warm_start.zygote_for() if warm else None
+        process = None
         if zygote is not None:
             try:
-                return warm_start.start(zygote, bot, limits, uid, bot_dir, staging)
+                process = warm_start.start(zygote, bot, limits, uid, bot_dir, staging)
             except warm_start.ZygoteError as err:  # a cold start is as safe, only slower
                 warm_start.drop(f"warm start failed ({err}); bots start cold in this process")
-        return start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
+        if process is None:
+            process = start_in_bwrap(bot, limits, uid, bot_dir, staging, None)
     except BaseException:
         if staging:
             shutil.rmtree(staging, ignore_errors=True)
+        if claim is not None:
+            claim.release()
         raise
+    process.uid_claim = claim  # released once the sandbox is gone
+    return process

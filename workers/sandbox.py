@@ -14,8 +14,9 @@ Backends:
     Inside, ``prlimit`` sets the address-space, CPU-seconds, process-count, open-files,
     file-size and core limits before the bot starts; process counts are per user namespace,
     so a fork bomb only exhausts its own sandbox. When the runner is root, bubblewrap itself
-    runs as an unprivileged user (``sandbox_uid``), since the kernel never applies the
-    process limit to root.
+    runs as an unprivileged uid of the sandbox's own (:func:`claim_uid`), since the kernel
+    never applies the process limit to root, and a uid shared by two sandboxes would share
+    every counter the kernel keeps per user (pipe buffers, for one).
 ``none``
     the same command and limits without any isolation, for trusted bots only; the match
     runner says so on stderr and in its result for every game that uses it.
@@ -36,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import itertools
 import json
 import logging
 import os
@@ -43,6 +45,7 @@ import platform
 import select
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import tempfile
@@ -122,18 +125,74 @@ def bot_node() -> str:
     raise SandboxError("no Node.js for bots: apt-get install nodejs (it must live under /usr)")
 
 
-def sandbox_uid() -> int | None:
-    """The uid bubblewrap runs as when the runner is root (``ARENA_SANDBOX_UID``, default nobody)."""
+# The host uids a root runner's sandboxes run as, one per sandbox alive on the machine.
+DEFAULT_UIDS = "800000-801023"
+
+
+def sandbox_uids() -> range | None:
+    """The uids bubblewrap runs as when the runner is root (``ARENA_SANDBOX_UIDS``,
+    ``FIRST-LAST``, default :data:`DEFAULT_UIDS`; None for a runner that is not root)."""
     if os.geteuid() != 0:
         return None
-    raw = os.environ.get("ARENA_SANDBOX_UID", "65534")
+    raw = os.environ.get("ARENA_SANDBOX_UIDS", DEFAULT_UIDS)
+    first, _, last = raw.partition("-")
     try:
-        uid = int(raw)
+        uids = range(int(first), int(last or first) + 1)
     except ValueError:
-        raise SandboxError(f"ARENA_SANDBOX_UID must be a number, not {raw!r}") from None
-    if uid <= 0:
-        raise SandboxError("ARENA_SANDBOX_UID must be an unprivileged uid, not root")
-    return uid
+        raise SandboxError(f"ARENA_SANDBOX_UIDS must be FIRST-LAST (uids), not {raw!r}") from None
+    if not uids or uids.start <= 0:
+        raise SandboxError("ARENA_SANDBOX_UIDS must name unprivileged uids, not root")
+    return uids
+
+
+def sandbox_uid() -> int | None:
+    """The first of :func:`sandbox_uids` (what the start-up check runs bubblewrap as)."""
+    uids = sandbox_uids()
+    return None if uids is None else uids.start
+
+
+class SandboxUid:
+    """A uid held for one sandbox, by a lock no other runner on this machine can take
+    while this one lives: no two sandboxes share a uid, so no counter the kernel keeps per
+    user (pipe buffers, processes, watches) is shared between them."""
+
+    def __init__(self, uid: int, lock: int):
+        self.uid = uid
+        self._lock: int | None = lock
+
+    def release(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # (closing it drops the lock)
+            self._lock = None
+
+
+_UID_LOCKS = Path(tempfile.gettempdir()) / "arena-sandbox-uids"
+
+
+def claim_uid() -> SandboxUid | None:
+    """A uid of :func:`sandbox_uids` no live sandbox on this machine runs as (None when
+    the runner is not root: its sandboxes run as its own uid, in their own namespaces)."""
+    uids = sandbox_uids()
+    if uids is None:
+        return None
+    _UID_LOCKS.mkdir(mode=0o700, exist_ok=True)
+    start = (os.getpid() * 31 + next(_uid_turns)) % len(uids)  # spread the first tries
+    for step in range(len(uids)):
+        uid = uids[(start + step) % len(uids)]
+        lock = os.open(_UID_LOCKS / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(lock)
+            continue
+        return SandboxUid(uid, lock)
+    raise SandboxError(
+        f"all {len(uids)} sandbox uids (ARENA_SANDBOX_UIDS={uids.start}-{uids[-1]}) are in "
+        "use on this machine: give it a larger range"
+    )
+
+
+_uid_turns = itertools.count()
 
 
 def check_backend(backend: str) -> None:
@@ -236,9 +295,13 @@ def bwrap_arguments(
     status_fd: int,
     seccomp_fd: int | None = None,
     command: list[str] | None = None,
+    confine: tuple[int, int, int] | None = None,
 ) -> list[str]:
     """The bubblewrap command line for ``bot`` whose files are at ``bot_dir``: the sandbox
-    runs the bot's command, or ``command`` (the holder of a warm start)."""
+    runs the bot's command, or ``command`` (the holder of a warm start). A cold start with
+    a filter passes ``confine`` (the descriptors of :mod:`workers.zygote`'s code, the socket
+    to the runner, the filter) instead of ``seccomp_fd``: its first process loads the
+    filter itself, with a listener for the runner, then execs the bot's command."""
     args = [
         "bwrap",
         "--unshare-all",
@@ -249,7 +312,7 @@ def bwrap_arguments(
         "--die-with-parent",
         "--new-session",
         "--cap-drop", "ALL",
-        *_system_arguments(seccomp.runtime_of(bot.language)),
+        *_system_arguments(seccomp.runtime_of(bot.language), helper=confine is not None),
     ]  # fmt: skip
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
@@ -273,12 +336,30 @@ def bwrap_arguments(
         args += ["--seccomp", str(seccomp_fd)]
     if command:  # a warm start's holder is the sandbox's PID 1: the bot cannot kill it
         return args + ["--as-pid-1", "--", *command]
+    if confine is not None:
+        code, channel, program = confine
+        helper = [bot_python(), "-E", "-s", "-S", "-B", f"/proc/self/fd/{code}", "confine"]
+        args += ["--", *helper, str(channel), str(program)]
+        return args + bot_command(bot, limits, inside=True)
     return args + ["--", *bot_command(bot, limits, inside=True)]
 
 
 def _seccomp_fd(runtime: str) -> int | None:
     """A memfd holding ``runtime``'s filter (:mod:`workers.seccomp`), None off x86-64."""
     return seccomp.memfd(runtime) if seccomp.available() else None
+
+
+def _confine_code_fd() -> int:
+    """A memfd holding ``workers/zygote.py``, which a cold start's first process runs."""
+    fd = os.memfd_create("arena-confine", os.MFD_CLOEXEC)
+    os.write(fd, _confine_code())
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+@functools.cache
+def _confine_code() -> bytes:
+    return (Path(__file__).parent / "zygote.py").read_bytes()
 
 
 def _arguments_fd(arguments: list[str]) -> int:
@@ -295,11 +376,12 @@ def _host_wide_proc() -> list[str]:
     return [name for name in _HOST_WIDE_PROC if os.path.isfile(f"/proc/{name}")]
 
 
-def _system_arguments(runtime: str | None = None) -> list[str]:
+def _system_arguments(runtime: str | None = None, helper: bool = False) -> list[str]:
     """What a bot of ``runtime`` sees of the system, read-only (all of /usr when None), and
-    /bin, /lib... as the host has them (links into /usr, or binds)."""
+    /bin, /lib... as the host has them (links into /usr, or binds); ``helper``: and the
+    bots' Python, which a cold start's first process runs."""
     args = []
-    for path in _runtime_files(runtime):
+    for path in _runtime_files(runtime, helper):
         args += ["--ro-bind", path, path]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = Path("/") / name
@@ -311,28 +393,29 @@ def _system_arguments(runtime: str | None = None) -> list[str]:
 
 
 @functools.cache
-def _runtime_files(runtime: str | None) -> tuple[str, ...]:
+def _runtime_files(runtime: str | None, helper: bool = False) -> tuple[str, ...]:
     """The system files a runtime needs: its interpreter (and its standard library), the
     shared libraries, the time zones, and the sandbox's own tools (``prlimit``, the warm
-    start's holder). Native bots also get /usr/bin, for scripts' tools; no runtime sees the
-    compilers' parts (/usr/lib/gcc, /usr/libexec), headers, or other languages' libraries."""
+    start's holder, the Python of a cold start's first process). Native bots also get
+    /usr/bin, for scripts' tools; no runtime sees the compilers' parts (/usr/lib/gcc,
+    /usr/libexec), headers, or other languages' libraries (Python's but for a cold start)."""
     if runtime is None:
         return ("/usr",)
     loader = Path(os.path.realpath("/lib64/ld-linux-x86-64.so.2"))
     libraries = loader.parent if loader.exists() else Path("/usr/lib")
     files = [str(libraries), "/usr/lib64", "/usr/share/zoneinfo", HOLDER_COMMAND]
     files.append(_which("prlimit") or "/usr/bin/prlimit")
-    if runtime == "python":
+    if runtime == "python" or helper:
         python = bot_python()
         real = Path(python).resolve()
         prefix = real.parents[1]  # /usr for /usr/bin/python3.11
         files += [python, str(real), str(prefix / "lib" / real.name)]
         if not real.is_relative_to("/usr"):
             files.append(str(prefix))  # ARENA_BOT_PYTHON's own installation
-    elif runtime == "node":
+    if runtime == "node":
         node = bot_node()
         files += [node, str(Path(node).resolve())]
-    else:
+    elif runtime == "native":
         files += ["/usr/bin", "/usr/sbin"]
     return tuple(dict.fromkeys(f for f in files if os.path.exists(f)))
 
@@ -364,6 +447,9 @@ class BotProcess:
         self._report_fd: int | None = None
         self._report_text = b""
         self.warm = False
+        # A cold start's filter, whose refused calls this runner answers (seccomp.listen).
+        self.listening: seccomp.Listening | None = None
+        self.uid_claim: SandboxUid | None = None  # the host uid it runs as, held
 
     def attach(
         self, stdin: int, stdout: int, stderr: int, report: int, pid: int, reported: bytes = b""
@@ -403,9 +489,10 @@ class BotProcess:
             self._report_text += chunk
 
     def refused_calls(self) -> list[str]:
-        """The system calls the bot's filter refused and its keeper reported, by name, first
-        seen first (warm starts only: with no keeper listening, a cold start's refused calls
-        fail with ENOSYS and nobody hears of them)."""
+        """The system calls the bot's filter refused, by name, first seen first: reported by
+        a warm start's keeper, or answered by this runner for a cold start."""
+        if self.listening is not None:
+            return [seccomp.call_name(number) for number in self.listening.refused]
         self._warm_status()  # reads what has arrived
         return [
             seccomp.call_name(int(line.split()[1]))
@@ -614,6 +701,8 @@ class BotProcess:
         if self._status_fd is not None:
             os.close(self._status_fd)
             self._status_fd = None
+        if self.listening is not None:
+            seccomp.stop_listening(self.listening)  # (what it refused stays readable)
         if self._staging_dir is not None:
             shutil.rmtree(self._staging_dir, ignore_errors=True)
             self._staging_dir = None
@@ -627,6 +716,9 @@ class BotProcess:
         elif self.cgroup is not None:
             self.cgroup.remove()
         self.cgroup = None
+        if self.uid_claim is not None:  # every process of it is gone: the uid is free
+            self.uid_claim.release()
+            self.uid_claim = None
 
 
 def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
@@ -638,7 +730,15 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
     # The holder of a warm start runs no bot code: the native filter (its bot loads its own).
     filter_fd = _seccomp_fd("native" if command else seccomp.runtime_of(bot.language))
     passed = (status_write,) if filter_fd is None else (status_write, filter_fd)
-    arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command)
+    listening = confine = None
+    if filter_fd is not None and not command:
+        # A cold start: its first process loads the filter and sends us its listener.
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        listening = seccomp.listen(ours, limits.memory_mb << 20)
+        confine = (_confine_code_fd(), theirs.detach(), filter_fd)
+        passed += confine[:2]
+        filter_fd = None
+    arguments = bwrap_arguments(bot_dir, bot, limits, status_write, filter_fd, command, confine)
     block_write = None
     if group is not None and not command:
         # The sandbox's PID 1 waits (before it starts anything) until it is in the group. (A
@@ -673,12 +773,15 @@ def start_in_bwrap(bot, limits, uid, bot_dir, staging, command) -> BotProcess:
             os.close(block_write)
         if group is not None:
             group.remove()
+        if listening is not None:
+            seccomp.stop_listening(listening)
         raise
     finally:
         for fd in passed:
             os.close(fd)
     fcntl.fcntl(status_read, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
     process = BotProcess(popen, "bwrap", status_read, staging, group)
+    process.listening = listening
     try:
         process.confine(block_write)
     except BaseException:

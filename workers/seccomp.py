@@ -12,10 +12,11 @@ exported as the classic BPF program the kernel reads, which bubblewrap loads wit
 - **refuses and reports** the calls only an attack makes (:data:`REPORTED`: ptrace, other
   processes' memory, the kernel keyring, io_uring, userfaultfd, bpf, perf events, every
   namespace and mount call, module and kexec calls, other socket families, personality
-  flags, clearing the parent-death signal). These return ``SECCOMP_RET_USER_NOTIF``: where
-  a supervisor listens (a warm start's keeper), it answers EPERM and reports the call to
-  the runner, which records it for the seat; with nobody listening (a cold start) the
-  kernel answers ENOSYS;
+  flags, clearing the parent-death signal). These return ``SECCOMP_RET_USER_NOTIF``: a
+  warm start's keeper, or for a cold start a thread of the runner (:func:`listen`: the
+  sandbox's first process loads the filter and sends it the listener), answers EPERM and
+  the runner records the call for the seat; ``sysinfo`` goes there too and is answered
+  with the sandbox's own figures, not the host's load, processes and free memory;
 - answers EPERM to ``setsid``/``setpgid`` (every process of a bot stays in the group the
   runner pauses) and ENOSYS to ``clone3`` (its flags cannot be inspected; the C library
   falls back to ``clone``) and to every call not listed at all.
@@ -31,7 +32,10 @@ import errno
 import functools
 import os
 import platform
+import select
+import socket
 import tempfile
+import threading
 
 RUNTIMES = ("python", "node", "native")
 
@@ -69,7 +73,7 @@ ALLOWED = (
     "sched_rr_get_interval", "sched_getattr", "getpriority", "setpriority",
     "getpid", "getppid", "gettid", "getpgrp", "getpgid", "getsid", "getuid", "geteuid",
     "getgid", "getegid", "getgroups", "getresuid", "getresgid", "capget",
-    "getrlimit", "setrlimit", "prlimit64", "getrusage", "times", "sysinfo", "uname",
+    "getrlimit", "setrlimit", "prlimit64", "getrusage", "times", "uname",
     "getcpu", "getrandom",
     # waiting and clocks
     "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl",
@@ -145,6 +149,10 @@ def program(runtime: str) -> bytes:
             _add(rules, sc.NOTIFY, name)
     for name in ("setsid", "setpgid"):
         _add(rules, sc.ERRNO(errno.EPERM), name)
+    # Answered by the listener with the sandbox's own figures, not the host's (load,
+    # processes, free memory: two sandboxes could signal through them); C libraries and
+    # runtimes ask for it at start.
+    _add(rules, sc.NOTIFY, "sysinfo")
     _add(rules, sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, _NAMESPACE_FLAGS, 0))
     for bit in range(32):
         if _NAMESPACE_FLAGS & (1 << bit):
@@ -196,3 +204,100 @@ def memfd(runtime: str) -> int:
     os.write(fd, program(runtime))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+class Listening:
+    """A cold-started sandbox's filter as the runner sees it: the socket its listener comes
+    through, then the listener, and the calls refused so far (first seen first)."""
+
+    def __init__(self, channel: socket.socket, memory: int):
+        self.channel: socket.socket | None = channel
+        self.listener: int | None = None
+        self.memory = memory  # what sysinfo tells the sandbox it has
+        self.refused: list[int] = []
+
+    def descriptors(self) -> list[int]:
+        fds = [self.listener] if self.listener is not None else []
+        return fds + ([self.channel.fileno()] if self.channel is not None else [])
+
+
+class _Supervisor:
+    """A thread of the runner that answers the filters of its cold-started sandboxes, as a
+    warm start's keeper answers its bot's (``zygote.answer``): a refused call waits in the
+    kernel until it is answered, so this never waits on the game."""
+
+    def __init__(self):
+        self.owner = os.getpid()
+        self._lock = threading.Lock()
+        self._poller = select.epoll()
+        self._by_fd: dict[int, Listening] = {}
+        threading.Thread(target=self._serve, name="seccomp-listener", daemon=True).start()
+
+    def add(self, channel: socket.socket, memory: int) -> Listening:
+        entry = Listening(channel, memory)
+        with self._lock:
+            self._by_fd[channel.fileno()] = entry
+            self._poller.register(channel.fileno(), select.EPOLLIN)
+        return entry
+
+    def remove(self, entry: Listening) -> None:
+        """Stop answering ``entry`` (its sandbox is gone) and close its descriptors."""
+        with self._lock:
+            for fd in entry.descriptors():
+                self._by_fd.pop(fd, None)
+                with contextlib.suppress(OSError, ValueError):
+                    self._poller.unregister(fd)
+            if entry.listener is not None:
+                os.close(entry.listener)
+                entry.listener = None
+            if entry.channel is not None:
+                entry.channel.close()
+                entry.channel = None
+
+    def _serve(self) -> None:
+        while True:
+            for fd, events in self._poller.poll():
+                with self._lock:  # remove() closes nothing while it is read here
+                    entry = self._by_fd.get(fd)
+                    if entry is not None:
+                        self._handle(entry, fd, events)
+
+    def _handle(self, entry: Listening, fd: int, events: int) -> None:
+        from .zygote import answer
+
+        if entry.channel is not None and fd == entry.channel.fileno():
+            with contextlib.suppress(OSError):
+                _, fds, _, _ = socket.recv_fds(entry.channel, 16, 1, socket.MSG_DONTWAIT)
+                if fds:
+                    entry.listener = fds[0]
+                    os.set_inheritable(entry.listener, False)
+                    self._by_fd[entry.listener] = entry
+                    self._poller.register(entry.listener, select.EPOLLIN)
+            self._by_fd.pop(fd, None)  # one message, or its end: the channel is done
+            self._poller.unregister(fd)
+            entry.channel.close()
+            entry.channel = None
+            return
+        if events & select.EPOLLIN:
+            number = answer(fd, entry.memory)
+            if number is not None and number not in entry.refused:
+                entry.refused.append(number)
+        elif events & (select.EPOLLHUP | select.EPOLLERR):  # every process of it is gone
+            self._poller.unregister(fd)
+
+
+_SUPERVISOR: _Supervisor | None = None
+
+
+def listen(channel: socket.socket, memory: int) -> Listening:
+    """Answer, from this process, the filter whose listener a cold start sends over
+    ``channel``; :func:`stop_listening` once its sandbox is gone."""
+    global _SUPERVISOR
+    if _SUPERVISOR is None or _SUPERVISOR.owner != os.getpid():
+        _SUPERVISOR = _Supervisor()  # (a forked runner starts its own thread)
+    return _SUPERVISOR.add(channel, memory)
+
+
+def stop_listening(entry: Listening) -> None:
+    if _SUPERVISOR is not None and _SUPERVISOR.owner == os.getpid():
+        _SUPERVISOR.remove(entry)

@@ -33,7 +33,6 @@ from .sandbox import (
     bot_argv,
     bot_python,
     resource_limits,
-    spawning_as,
     start_in_bwrap,
 )
 
@@ -58,22 +57,23 @@ def enabled() -> bool:
 class Zygote:
     """The runner's end of its zygote process: a control socket and the process itself."""
 
-    def __init__(self, uid: int | None):
+    def __init__(self):
         self.owner = os.getpid()
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            with spawning_as(uid):
-                self.popen = subprocess.Popen(
-                    [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
-                     str(theirs.fileno())],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    pass_fds=(theirs.fileno(),),
-                    env=dict(BOT_ENV),
-                    close_fds=True,
-                    start_new_session=True,
-                )  # fmt: skip
+            # As the runner's user: each keeper takes its sandbox's uid before anything else
+            # (a root runner's sandboxes each have their own).
+            self.popen = subprocess.Popen(
+                [bot_python(), "-E", "-s", "-S", "-B", "-c", _zygote_code(),
+                 str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                env=dict(BOT_ENV),
+                close_fds=True,
+                start_new_session=True,
+            )  # fmt: skip
         finally:
             theirs.close()
         self.control.settimeout(_WARM_TIMEOUT_S)
@@ -107,14 +107,14 @@ class Zygote:
 _ZYGOTE: Zygote | bool | None = None  # False: warm starts failed in this process
 
 
-def zygote_for(uid: int | None) -> Zygote | None:
+def zygote_for() -> Zygote | None:
     """This process's zygote, started on first use (None after a failure: cold starts)."""
     global _ZYGOTE
     if _ZYGOTE is False:
         return None
     if _ZYGOTE is None or not _ZYGOTE.alive():
         try:
-            _ZYGOTE = Zygote(uid)
+            _ZYGOTE = Zygote()
         except (ZygoteError, OSError, SandboxError) as err:
             drop(f"no warm start: {err}")
             return None
@@ -166,6 +166,7 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
         for fd in fds:
             fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
         request = {
+            "uid": uid,  # the keeper's, before it joins the sandbox bubblewrap built as uid
             "holder": holder,
             "mnt": os.readlink(f"/proc/{holder}/ns/mnt"),
             "entry": f"{SANDBOX_BOT_DIR}/{bot.entry}",

@@ -1,10 +1,11 @@
 """Warm start of Python bots: an interpreter started once, forked into each bot's sandbox.
 
-Not imported by the runner: :mod:`workers.sandbox` runs this file's text with the bots'
-interpreter (``python -E -s -S -B -c <text> FD``) as the sandbox user, with a
+:mod:`workers.warm_start` runs this file's text with the bots' interpreter (``python -E -s
+-S -B -c <text> FD``) as the runner's user, with a
 ``SOCK_SEQPACKET`` control socket at fd FD. It imports what Python bots commonly use, once,
 then serves requests. A request names a *holder*: a process bubblewrap started in a fully
-built sandbox for one bot. For each request the zygote forks a *keeper*, which joins every
+built sandbox for one bot. For each request the zygote forks a *keeper*, which takes the
+sandbox's uid (a root runner gives each sandbox its own), joins every
 namespace of the holder (user, mount, network, IPC, UTS, cgroup, PID) and forks the *bot*
 inside them. The bot then gives up everything a sandboxed process must not have, before any
 line of the bot's code runs, in this order: its own session; its stdio on the runner's pipes
@@ -18,6 +19,9 @@ holder's pid, the entry under ``/bot``, limits and environment. Each bot is a fr
 a zygote that has never run bot code. A bot cannot reach its keeper: the keeper is outside
 the sandbox's PID namespace. Why: a Python bot that imports ``json`` costs about 15 ms of
 CPU to start, four times what joining a ready sandbox costs (see ``bench/protocol.py``).
+
+A cold start runs this file too, inside its sandbox (``confine``: load the filter, send its
+listener to the runner, exec the bot), and the runner imports :func:`answer` from it.
 """
 
 import contextlib
@@ -37,13 +41,20 @@ import traceback
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 NS_GET_USERNS = 0xB701
-PR_SET_PDEATHSIG, PR_SET_NAME, PR_CAPBSET_DROP = 1, 15, 24
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_CAPBSET_DROP = 1, 4, 15, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
 SYS_CAPSET, SYS_SECCOMP = 126, 317  # x86-64 (the runner uses the zygote on x86-64 only)
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER = 1, 8
 # ioctls of a seccomp listener: _IOWR('!', 0, struct seccomp_notif) and
 # _IOWR('!', 1, struct seccomp_notif_resp)
-NOTIF_RECV, NOTIF_SEND, NOTIF_SIZE = 0xC0502100, 0xC0182101, 80
+# and _IOW('!', 2, __u64)
+NOTIF_RECV, NOTIF_SEND, NOTIF_ID_VALID, NOTIF_SIZE = 0xC0502100, 0xC0182101, 0x40082102, 80
+SYS_SYSINFO = 99
+_process_vm_writev = LIBC.process_vm_writev
+_process_vm_writev.restype = ctypes.c_ssize_t
+_process_vm_writev.argtypes = (
+    ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong,
+)  # fmt: skip
 CAPABILITY_VERSION_3 = 0x20080522
 # Joined in this order: the user namespace that owns the others first (it grants the
 # capabilities setns needs), the holder's own user namespace last (it may be a child of
@@ -98,6 +109,8 @@ def keep(request: dict, fds: list[int]) -> None:
     system calls its filter refuses (reporting each new one), and report its end."""
     stdin, stdout, stderr, report, *hold = fds
     try:
+        if request["uid"] is not None:  # a root runner's zygote: become the sandbox's user
+            _become(request["uid"])
         _join(request["holder"], request["mnt"])
         if hold:  # the runner moves this process into the sandbox's cgroup, then says go
             os.write(report, f"keeper {os.getpid()}\n".encode())
@@ -115,12 +128,22 @@ def keep(request: dict, fds: list[int]) -> None:
             os.close(fd)
         os.write(report, f"pid {bot}\n".encode())
         listener = _receive_listener(ours)
-        status = _supervise(bot, listener, report)
+        status = _supervise(bot, listener, report, request["rlimits"]["as"][0])
         os.write(report, f"exit {status}\n".encode())
     except BaseException:  # noqa: BLE001 - anything: the runner must hear of it
         where = traceback.format_exc(limit=-1).strip().replace("\n", " | ")
         os.write(report, f"error {where}\n".encode())
     os._exit(0)
+
+
+def _become(uid: int) -> None:
+    """Every id ``uid`` (and gid ``uid``), no groups, no capabilities left; dumpable again,
+    which a change of ids clears, so that the bot forked from here may be answered (the
+    keeper writes sysinfo's answer into it) and reads its own ``/proc/self``."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    _prctl(PR_SET_DUMPABLE, 1, "PR_SET_DUMPABLE")
 
 
 def _receive_listener(channel: socket.socket) -> int | None:
@@ -130,9 +153,9 @@ def _receive_listener(channel: socket.socket) -> int | None:
     return fds[0] if fds else None
 
 
-def _supervise(bot: int, listener: int | None, report: int) -> int:
-    """Until the bot ends: answer EPERM to every call its filter hands over, and report each
-    call's number the first time; returns the bot's wait status."""
+def _supervise(bot: int, listener: int | None, report: int, memory: int) -> int:
+    """Until the bot ends: answer every call its filter hands over (:func:`answer`), and
+    report each refused call's number the first time; returns the bot's wait status."""
     done = os.pidfd_open(bot)
     poller = select.poll()
     poller.register(done, select.POLLIN)
@@ -146,24 +169,45 @@ def _supervise(bot: int, listener: int | None, report: int) -> int:
             if events & (select.POLLHUP | select.POLLERR):
                 poller.unregister(listener)
                 continue
-            number = _refuse(listener)
+            number = answer(listener, memory)
             if number is not None and number not in reported:
                 reported.add(number)
                 os.write(report, f"refused {number}\n".encode())
 
 
-def _refuse(listener: int) -> int | None:
-    """Take one notification from the listener and answer it EPERM; its call's number."""
+def answer(listener: int, memory: int) -> int | None:
+    """Take one notification from a filter's listener and answer it: ``sysinfo`` with the
+    sandbox's own figures (``memory`` bytes, no load, one process: the host's would let two
+    sandboxes signal through them), any other call EPERM. Returns a refused call's number,
+    None for sysinfo or a caller that died meanwhile. The runner answers cold starts' calls
+    with this too (``workers/seccomp.py``)."""
     notice = bytearray(NOTIF_SIZE)
     try:
         fcntl.ioctl(listener, NOTIF_RECV, notice)
     except OSError:  # the calling thread died meanwhile
         return None
-    ident, _, _, number = struct.unpack_from("=QIIi", notice)
-    answer = bytearray(struct.pack("=QqiI", ident, 0, -errno.EPERM, 0))
+    ident, pid, _, number, _, _, address = struct.unpack_from("=QIIiIQQ", notice)
+    error = -errno.EPERM
+    if number == SYS_SYSINFO:
+        error = _answer_sysinfo(listener, ident, pid, address, memory)
+    reply = bytearray(struct.pack("=QqiI", ident, 0, error, 0))
     with contextlib.suppress(OSError):  # the caller died meanwhile
-        fcntl.ioctl(listener, NOTIF_SEND, answer)
-    return number
+        fcntl.ioctl(listener, NOTIF_SEND, reply)
+    return None if number == SYS_SYSINFO else number
+
+
+def _answer_sysinfo(listener: int, ident: int, pid: int, address: int, memory: int) -> int:
+    """Write the sandbox's ``struct sysinfo`` at ``address`` in ``pid``: 0, or -errno."""
+    fields = struct.pack("=q3Q6QHH4xQQI4x", 0, 0, 0, 0, memory, memory, 0, 0, 0, 0, 1, 0, 0, 0, 1)
+    try:  # still the caller (not a pid reused since the notice): checked before writing
+        fcntl.ioctl(listener, NOTIF_ID_VALID, struct.pack("=Q", ident))
+    except OSError:
+        return -errno.ESRCH
+    buffer = ctypes.create_string_buffer(fields, len(fields))
+    local = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), len(fields))
+    remote = (ctypes.c_void_p * 2)(address, len(fields))
+    written = _process_vm_writev(pid, local, 1, remote, 1, 0)
+    return 0 if written == len(fields) else -errno.EFAULT
 
 
 def _join(holder: int, expected_mnt: str) -> None:
@@ -308,7 +352,28 @@ def _exit_status(code) -> int:
     return 1
 
 
-if __name__ == "__main__":
+def confine(channel: int, program: int, argv: list[str]) -> None:
+    """A cold start's first step, as bubblewrap's command inside the finished sandbox: no new
+    privileges, the filter (read from the descriptor ``program``) with a listener, which goes
+    to the runner over the socket ``channel`` (the runner answers the calls it refuses),
+    then every other descriptor closed and the bot's command exec'd. (A cold sandbox has no
+    capabilities to drop: bubblewrap dropped them.)"""
+    try:
+        _prctl(PR_SET_NO_NEW_PRIVS, 1, "PR_SET_NO_NEW_PRIVS")
+        with os.fdopen(program, "rb") as source:
+            listener = _install_seccomp(source.read())
+        with socket.socket(fileno=channel) as runner:
+            socket.send_fds(runner, [b"listener"], [listener])
+        os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+        os.execv(argv[0], argv)
+    except BaseException:  # noqa: BLE001 - a sandbox that is not complete never runs a bot
+        traceback.print_exc()
+        os._exit(127)
+
+
+if __name__ == "__main__" and sys.argv[1] == "confine":
+    confine(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])
+elif __name__ == "__main__":
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL, "PR_SET_PDEATHSIG")  # dies with the runner
     if os.getppid() == 1:
         sys.exit(0)

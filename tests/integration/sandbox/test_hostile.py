@@ -19,8 +19,8 @@ from tests.support.processes import cmdline, running
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
 from workers import cgroups
-from workers.match import SeatSpec, run_match, validate_bot
-from workers.sandbox import children_of
+from workers.match import Match, SeatSpec, run_match, validate_bot
+from workers.sandbox import children_of, sandbox_uids
 
 from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes
 
@@ -94,18 +94,49 @@ def test_a_refused_system_call_fails_and_is_recorded_for_the_seat(attempt, start
     outcome = play(bot)
     call = REFUSED_CALLS[attempt]
     refused = [f for f in outcome.faults[0] if f["kind"] == "refused"]
-    if start == "warm":  # its keeper answered EPERM and told the runner which call
-        assert f"{attempt}: EPERM" in outcome.stderr[0]
-        assert [f["call"] for f in refused] == [call]
-        assert (
-            refused[0]["message"] == f"system call {call} refused by the sandbox (answered EPERM)"
-        )
-    else:  # nobody listens: the kernel answers ENOSYS, and nothing can be recorded
-        assert f"{attempt}: ENOSYS" in outcome.stderr[0]
-        assert refused == []
+    # Warm, its keeper answered EPERM and told the runner which call; cold, the runner
+    # answered it (the listener came from the sandbox's first process).
+    assert f"{attempt}: EPERM" in outcome.stderr[0]
+    assert [f["call"] for f in refused] == [call]
+    assert refused[0]["message"] == f"system call {call} refused by the sandbox (answered EPERM)"
     assert [f for f in outcome.faults[0] if f["kind"] != "refused"] == []
-    assert outcome.seat_status[0] == ("faulted" if start == "warm" else "ok")
+    assert outcome.seat_status[0] == "faulted"
     assert bot_processes(str(bot)) == []
+
+
+def test_sysinfo_tells_a_bot_its_sandbox_not_the_hosts_load(start, private_dir):
+    # The host's load, process count and free memory would let two seats signal; C
+    # libraries and runtimes ask at start, so the call is answered, not refused.
+    bot = native_bot("syscalls.c", private_dir / "bot", "sysinfo")
+    outcome = play(bot)
+    memory = LIMITS.memory_mb << 20
+    seen = f"sysinfo: 0 procs=1 loads=0,0,0 totalram={memory} freeram={memory} unit=1"
+    assert seen in outcome.stderr[0]
+    assert outcome.faults[0] == [] and outcome.seat_status[0] == "ok"
+
+
+def test_two_seats_pass_no_bit_through_the_pipe_buffers_their_uids_hold(start, private_dir):
+    # Root runs the suite: each sandbox runs as a host uid of its own, so the sender's uid
+    # going over its pipe buffers leaves the receiver's pipes their full size.
+    sender = native_bot("pipes.c", private_dir / "fill", "fill")
+    receiver = native_bot("pipes.c", private_dir / "read", "read")
+    seats = [
+        SeatSpec("process", "fill", str(sender), limits=NEIGHBOUR_LIMITS),
+        SeatSpec("process", "read", str(receiver), limits=NEIGHBOUR_LIMITS),
+    ]
+    uids = []
+    with Match(TOY, seats, seed=3, limits=LIMITS) as match:
+        match.start()
+        for seat in match.seats:
+            status = Path(f"/proc/{seat.process.bot_pid()}/status").read_text()
+            uids.append(int(status.split("Uid:", 1)[1].split()[0]))
+        while not match.over:
+            match.play_one_decision()
+        outcome = match.finish()
+    assert set(uids) <= set(sandbox_uids())
+    assert "uid over its limit: yes" in outcome.stderr[0]
+    assert "read: pipe of 65536 bytes" in outcome.stderr[1]
+    assert outcome.faults == [[], []]
 
 
 def test_validation_passes_a_bot_that_makes_refused_calls_and_names_them(private_dir):
@@ -179,8 +210,7 @@ def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed
     assert leftovers == []
 
 
-def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(private_dir, monkeypatch):
-    monkeypatch.setenv("ARENA_BOT_WARM_START", "1")
+def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(start, private_dir):
     bot = native_bot("daemon.c", private_dir / "bot")
     outcome = play_one_decision_bot(bot)
     assert "ptrace PID 1: EPERM" in outcome.stderr[0]
@@ -248,7 +278,7 @@ def test_a_node_bots_netlink_socket_is_refused_and_recorded(start, private_dir):
     for seat in (0, 1):
         assert "interfaces: ERR_SYSTEM_ERROR" in outcome.stderr[seat]
         calls = [f["call"] for f in outcome.faults[seat] if f["kind"] == "refused"]
-        assert calls == (["socket"] if start == "warm" else [])
+        assert calls == ["socket"]
 
 
 def test_a_node_bot_finds_no_compiler_to_build_native_code_with(start, private_dir):

@@ -19,7 +19,7 @@ from workers.limits import Limits
 from workers.manifest import load_bot
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.protocol import MESSAGE_TYPES, message_schema, title_schema
-from workers.sandbox import NONE_WARNING
+from workers.sandbox import NONE_WARNING, sandbox_uids
 
 from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, bot_processes, players_for, real_titles
 
@@ -291,7 +291,9 @@ def test_a_root_runner_starts_bubblewrap_as_the_sandbox_user_and_stays_root():
     try:
         assert (os.getresuid(), os.getresgid(), os.getgroups()) == before
         ids = status_ids(process.popen.pid)  # bubblewrap's outer process, on the host
-        assert ids["Uid"] == ["65534"] * 4 and ids["Gid"] == ["65534"] * 4
+        uid = process.uid_claim.uid  # one of the sandbox uids, this sandbox's alone
+        assert uid in sandbox_uids()
+        assert ids["Uid"] == [str(uid)] * 4 and ids["Gid"] == [str(uid)] * 4
         assert ids["Groups"] == [] and ids["CapEff"] == ids["CapPrm"] == ["0000000000000000"]
     finally:
         process.release()
