@@ -23,6 +23,7 @@ from engine import Title
 from engine.core.analytics import fact_rows
 from engine.core.rng import derive_seed
 
+from . import watchdog
 from .launch import start_bot
 from .limits import Limits
 from .manifest import BotSpecError, load_bot
@@ -200,8 +201,13 @@ class _ProcessSeat(_Seat):
         self.running = True
         self.released = False
 
-    def launch(self, backend: str, start: dict) -> None:
-        self.process = start_bot(self.bot, self.limits, backend)
+    def launch(self, backend: str, start: dict, label: str = "") -> None:
+        """Start the bot; ``label`` names the game for the watchdog's journal ("game-12")."""
+        token = watchdog.sandbox_label.set(f"{label}/{self.index}" if label else "")
+        try:
+            self.process = start_bot(self.bot, self.limits, backend)
+        finally:
+            watchdog.sandbox_label.reset(token)
         self.channel = Channel(self.process, self.limits.line_bytes, self.stderr)
         self._send(start)
 
@@ -376,10 +382,12 @@ class Match:
         limits: Limits | None = None,
         sandbox: str = "bwrap",
         on_message=None,
+        label: str = "",
     ):
         self.title = engine.title(title) if isinstance(title, str) else title
         self.limits = limits or Limits()
         self.sandbox = sandbox
+        self.label = label  # what the game is to the watchdog's journal ("game-12")
         self.warnings: list[str] = []
         self.specs = list(seats)
         for spec in self.specs:
@@ -428,6 +436,7 @@ class Match:
                     self.state.options,
                     seat.limits,
                 ),
+                self.label,
             )
         began = time.monotonic()
         deadlines = {seat.index: began + seat.limits.startup_ms / 1000 for seat in processes}
@@ -547,6 +556,7 @@ def run_match(
     sandbox: str = "bwrap",
     on_message=None,
     on_progress=None,
+    label: str = "",
 ) -> MatchResult:
     """Play one whole game; see the module docstring for the fault policy.
 
@@ -557,6 +567,8 @@ def run_match(
     bot process with it, and propagates. Raises
     ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
     ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
+    ``label`` ("game-12") names the game's sandboxes to the watchdog, which journals those
+    it kills should this runner die (:func:`workers.watchdog.collect_kills`).
 
     Call it from a thread that lives until it returns (a Celery prefork task is fine):
     bubblewrap's ``--die-with-parent`` follows the *thread* that started the bots.
@@ -570,6 +582,7 @@ def run_match(
         limits=limits,
         sandbox=sandbox,
         on_message=on_message,
+        label=label,
     ) as match:
         match.start()
         if on_progress is not None:

@@ -593,7 +593,7 @@ class BotProcess:
                 self._watch_key = f"sandbox-{init}"
                 groups = self.cgroup.directories if self.cgroup is not None else []
                 watchdog.watchdog(bot_python()).watch(
-                    self._watch_key, init, self._pid_namespace, groups
+                    self._watch_key, init, self._pid_namespace, groups, watchdog.sandbox_label.get()
                 )
         finally:
             if block_write is not None:

@@ -415,6 +415,19 @@ class WorkerQueueSerializer(serializers.Serializer):
     oldest_started_at = serializers.DateTimeField(allow_null=True)
 
 
+class SandboxCountsSerializer(serializers.Serializer):
+    refused_calls = serializers.IntegerField(
+        help_text="seats of games finished in 24 h whose bot made system calls the sandbox refused"
+    )
+    memory_faults = serializers.IntegerField(
+        help_text="seats of games finished in 24 h whose sandbox ran out of memory"
+    )
+    runner_kills = serializers.IntegerField(
+        help_text="seats whose sandbox was killed in the last 24 h because the worker process "
+        "running their game died"
+    )
+
+
 class RecordKeySerializer(serializers.Serializer):
     algorithm = serializers.CharField()
     public_key = serializers.CharField(help_text="base64url of the key's 32 bytes")
@@ -437,6 +450,7 @@ class QueueStatusSerializer(serializers.Serializer):
     lease_seconds = serializers.IntegerField(help_text="ARENA_GAME_LEASE_SECONDS")
     sweep_seconds = serializers.IntegerField(help_text="ARENA_SWEEP_SECONDS")
     games_in_flight = serializers.IntegerField(help_text="ARENA_GAMES_IN_FLIGHT")
+    sandbox = SandboxCountsSerializer(help_text="what the sandboxes refused or ended lately")
 
 
 # -- ratings ---------------------------------------------------------------------------------

@@ -188,10 +188,23 @@ class GameSeat(models.Model):
     # shown to the bot's owner only, like stderr; null until the game is stored (seat rows are
     # written by raw statements that name their columns)
     decision_logs = models.JSONField(null=True, blank=True)
+    # Times this seat's sandbox was killed because the worker process running the game died
+    # (its watchdog's journal, workers/watchdog.py): kept across the game's later attempts,
+    # which rewrite the rest of the row.
+    runner_kills = models.PositiveSmallIntegerField(default=0, db_default=0)
+    runner_killed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]
-        indexes = [models.Index(fields=["bot_version", "game"], name="seat_version_game")]
+        indexes = [
+            models.Index(fields=["bot_version", "game"], name="seat_version_game"),
+            # the staff page counts the seats killed lately without walking the seats
+            models.Index(
+                fields=["runner_killed_at"],
+                name="seat_runner_killed",
+                condition=models.Q(runner_killed_at__isnull=False),
+            ),
+        ]
         ordering = ["game", "seat"]
 
     def __str__(self) -> str:

@@ -57,6 +57,7 @@ class SandboxWatch:
 
     refused_calls: int  # seats of games finished in the last RECENT_FAILURES
     memory_faults: int
+    runner_kills: int  # seats whose sandbox was killed with its runner, lately
     flagged_versions: list[dict]  # {"id", "bot", "number", "review_reason"}
     workers: list[dict]  # {"worker", "cgroup", "confinement", "started_at"}
 
@@ -114,7 +115,8 @@ SANDBOX_FAULTS = ("refused", "memory")
 
 def sandbox_watch(since) -> SandboxWatch:
     """Seats of games finished since ``since`` with refused calls or memory faults (counted
-    from the faulted seats only), versions flagged at validation, and each worker's sandbox."""
+    from the faulted seats only), seats whose sandbox was killed with its runner since then,
+    versions flagged at validation, and each worker's sandbox."""
     counts = dict.fromkeys(SANDBOX_FAULTS, 0)
     faulted = GameSeat.objects.filter(game__finished_at__gte=since, fault_count__gt=0)
     for faults in faulted.values_list("faults", flat=True).iterator():
@@ -126,9 +128,11 @@ def sandbox_watch(since) -> SandboxWatch:
         .select_related("bot")
         .order_by("-validated_at")[:50]
     )
+    killed = GameSeat.objects.filter(runner_killed_at__gte=since)  # its partial index
     return SandboxWatch(
         refused_calls=counts["refused"],
         memory_faults=counts["memory"],
+        runner_kills=killed.count(),
         flagged_versions=[
             {
                 "id": v.pk,

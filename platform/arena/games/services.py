@@ -304,3 +304,24 @@ def sweep_games() -> dict[str, int]:
     if counts["sent"]:
         log.info("games.window.filled %s", {"sent": counts["sent"]})
     return counts
+
+
+def record_runner_kills() -> int:
+    """Record, for their seats, the sandboxes this machine's watchdogs killed because the
+    worker process running them died (``workers.watchdog.collect_kills``: labels
+    ``game-<id>/<seat>``); returns how many seats were recorded."""
+    from django.db.models import F
+
+    from workers.watchdog import collect_kills
+
+    recorded = 0
+    now = timezone.now()
+    for label in collect_kills():
+        game, _, seat = label.removeprefix("game-").partition("/")
+        if not (game.isdigit() and seat.isdigit()):
+            continue
+        recorded += GameSeat.objects.filter(game_id=int(game), seat=int(seat)).update(
+            runner_kills=F("runner_kills") + 1, runner_killed_at=now
+        )
+        log.warning("game.runner.killed_sandbox %s", {"game_id": int(game), "seat": int(seat)})
+    return recorded

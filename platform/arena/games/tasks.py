@@ -40,6 +40,9 @@ def play_queued_game(game_id: int) -> None:
     """Claim the game, play it in the sandbox with the lease renewed, store its result (the
     task's wire name, ``workers.play_game``, is what the outbox and the broker carry)."""
     worker = worker_name()
+    # A pool process of this machine that died mid-game had its sandboxes killed: recorded
+    # here, by the process that took its place (the sweep records them too).
+    on_a_live_connection(services.record_runner_kills)
     try:  # the claim also readies the seated bots' files, which may be missing or broken
         job = on_a_live_connection(services.claim_game, game_id, worker=worker)
     except Exception as err:
@@ -125,7 +128,8 @@ def on_a_live_connection(step, *args, **kwargs):
 @shared_task(name="workers.sweep_games", ignore_result=True)
 def sweep_games() -> None:
     """The beat's sweep: games and validations whose lease ran out, and the background
-    games of settled ladders."""
+    games of settled ladders; the sandboxes killed with a dead pool process of this machine."""
+    services.record_runner_kills()
     services.sweep_games()
     sweep_validations()
     pace_idle_ladders()  # settled ladders play at their background rate
@@ -152,4 +156,5 @@ def run_job(job: services.MatchJob, *, on_progress=None) -> MatchResult:
         limits=job.limits,
         sandbox=settings.ARENA_SANDBOX,
         on_progress=on_progress,
+        label=f"game-{job.game_id}",  # the watchdog journals its sandboxes should we die
     )

@@ -1,7 +1,10 @@
 """The work queue for staff: per tournament and per worker, on a staff page and at
 /api/v1/queue/, with the counts the games table holds; nobody else sees it."""
 
+import os
+import tempfile
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -133,6 +136,7 @@ def test_the_queue_page_shows_how_each_worker_confines_bots_and_what_sandboxes_r
     for seat, faults in enumerate([[refused, refused], [memory]]):
         GameSeat.objects.create(game=game, seat=seat, bot_version=versions[seat],
                                 faults=faults, fault_count=len(faults))  # fmt: skip
+    killed_with_runner(game, versions, monkeypatch)
     BotVersion.objects.filter(pk=versions[0].pk).update(
         review_reason=review_reason(["ptrace", "keyctl", "ptrace"])
     )
@@ -140,10 +144,42 @@ def test_the_queue_page_shows_how_each_worker_confines_bots_and_what_sandboxes_r
     page = client.get("/staff/queue/").content.decode()
     counts = page.split('id="queue-sandbox-faults"')[1].split("</table>")[0]
     numbers = [cell.split(">")[-1] for cell in counts.split("</td>") if 'class="num"' in cell]
-    assert numbers == ["1", "1", "1"]  # seats with refused calls, out of memory; flagged
+    # seats with refused calls, out of memory, killed with their runner; versions flagged
+    assert numbers == ["1", "1", "1", "1"]
+    assert (
+        "when the worker running this game died"
+        in client.get(f"/games/{game.pk}/").content.decode()
+    )
+    client.force_login(people["bob"])
+    assert client.get("/api/v1/queue/").json()["sandbox"]["runner_kills"] == 1
     assert "its smoke game made system calls the sandbox refuses (ptrace, keyctl)" in page
     bare = page.split('data-worker="bare@host"')[1].split("</tr>")[0]
     assert "No cgroup per sandbox" in bare and "ARENA_SANDBOX_CGROUP=none" in bare
     here = page.split('data-worker="here@host"')[1].split("</tr>")[0]
     assert "seccomp" in here
     assert ("No cgroup" in here) == (cgroups.support().mode == "none")
+
+
+def killed_with_runner(game, versions, monkeypatch):
+    """A real watchdog told of a sandbox of ``game``'s seat 2, whose runner then dies (its
+    pipe closes): the journal it writes is recorded for that seat."""
+    import subprocess
+    import sys
+
+    from arena.games.services import record_runner_kills
+    from workers import watchdog
+
+    journal = Path(tempfile.mkdtemp(prefix="arena-journal-"))
+    monkeypatch.setenv("ARENA_WATCHDOG_JOURNAL", str(journal))
+    monkeypatch.setattr(watchdog, "JOURNAL", journal / "arena-watchdog")
+    GameSeat.objects.create(game=game, seat=2, bot_version=versions[0])
+    sandbox = subprocess.Popen(["sleep", "60"])  # stands for a sandbox's PID 1
+    keeper = watchdog.Watchdog(sys.executable)
+    namespace = os.readlink(f"/proc/{sandbox.pid}/ns/pid")
+    keeper.watch("sandbox-1", sandbox.pid, namespace, [], label=f"game-{game.pk}/2")
+    keeper.popen.stdin.close()  # the runner is gone
+    keeper.popen.wait(30)
+    sandbox.wait(30)  # killed by the watchdog
+    assert record_runner_kills() == 1 and record_runner_kills() == 0  # recorded once
+    seat = GameSeat.objects.get(game=game, seat=2)
+    assert seat.runner_kills == 1 and seat.runner_killed_at is not None
