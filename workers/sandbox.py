@@ -73,8 +73,12 @@ _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alterna
 _HOST_WIDE_PROC = (
     "key-users", "keys", "kallsyms", "loadavg", "meminfo", "vmstat", "zoneinfo",
     "buddyinfo", "pagetypeinfo", "slabinfo", "interrupts", "softirqs", "diskstats",
-    "schedstat", "sched_debug", "timer_list", "swaps",
+    "schedstat", "sched_debug", "timer_list", "swaps", "stat", "uptime", "locks",
+    "sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/dentry-state",
+    "sys/kernel/pty/nr",
 )  # fmt: skip
+# Directories of them: an empty read-only tmpfs in their place (CPU, memory and I/O stalls).
+_HOST_WIDE_PROC_DIRECTORIES = ("pressure",)
 # The warm start's holder: the sandbox's PID 1 when a bot is forked into it.
 HOLDER_COMMAND = "/usr/bin/cat"
 BOT_ENV = {
@@ -319,6 +323,8 @@ def bwrap_arguments(
     args += ["--proc", "/proc"]
     for name in _host_wide_proc():  # unreadable there (a device node where devices are off)
         args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
+    for name in _host_wide_proc_directories():
+        args += ["--size", "4096", "--tmpfs", f"/proc/{name}", "--remount-ro", f"/proc/{name}"]
     args += [
         "--dev", "/dev",
         "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
@@ -367,6 +373,11 @@ def _arguments_fd(arguments: list[str]) -> int:
     os.write(fd, b"".join(a.encode() + b"\0" for a in arguments))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+@functools.cache
+def _host_wide_proc_directories() -> list[str]:
+    return [name for name in _HOST_WIDE_PROC_DIRECTORIES if os.path.isdir(f"/proc/{name}")]
 
 
 @functools.cache

@@ -258,8 +258,11 @@ def play_two(bot):
 def test_a_node_bot_sees_no_host_wide_counter_no_host_path_and_no_other_seat(start, private_dir):
     outcome = play_two(node_bot(private_dir / "bot", "proc"))
     for log in outcome.stderr:
-        for name in ("key-users", "loadavg", "meminfo", "kallsyms"):
+        # (the counters any process moves: forks, open files, locks, ptys, CPU time, stalls)
+        hidden = ("stat", "uptime", "locks", "sys/fs/file-nr", "sys/kernel/pty/nr")
+        for name in ("key-users", "loadavg", "meminfo", "kallsyms", *hidden):
             assert f"/proc/{name}: EACCES" in log
+        assert "/proc/pressure: empty" in log
         pid1 = log.split("/proc/1/cmdline: ", 1)[1].splitlines()[0]
         assert str(private_dir) not in pid1  # warm: the holder (cat); cold: bubblewrap
         assert pid1.startswith(('"/usr/bin/cat', '"bwrap\\u0000--args'))
