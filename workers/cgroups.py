@@ -189,7 +189,8 @@ def _sweep(found: Support) -> None:
 class SandboxCgroup:
     """The control group(s) of one sandbox: one directory per hierarchy."""
 
-    def __init__(self, found: Support, memory_mb: int, processes: int):
+    def __init__(self, found: Support):
+        """Make the group's directories (:meth:`limit` bounds it; :func:`create` does both)."""
         self.mode = found.mode
         name = f"{_PREFIX}{os.getpid()}-{_pid_namespace()}-{next(_counter)}"
         self.directories = sorted({str(Path(p) / name) for p in found.parents.values()})
@@ -202,12 +203,14 @@ class SandboxCgroup:
         try:
             for directory in self.directories:
                 Path(directory).mkdir()
-            self._limit(memory_mb << 20, processes + _EXTRA_PROCESSES)
         except OSError:
             self.remove()
             raise
 
-    def _limit(self, memory: int, processes: int) -> None:
+    def limit(self, memory_mb: int, processes: int) -> None:
+        """Bound the group: ``memory_mb`` of memory (no swap), ``processes`` (and the
+        sandbox's own), one CPU."""
+        memory, processes = memory_mb << 20, processes + _EXTRA_PROCESSES
         if self.mode == "v2":
             _write(self._memory / "memory.max", memory)
             _write(self._memory / "memory.swap.max", 0, optional=True)
@@ -264,7 +267,13 @@ def create(memory_mb: int, processes: int) -> SandboxCgroup | None:
     found = support()
     if found.mode == "none":
         return None
-    return SandboxCgroup(found, memory_mb, processes)
+    group = SandboxCgroup(found)
+    try:
+        group.limit(memory_mb, processes)
+    except OSError:
+        group.remove()
+        raise
+    return group
 
 
 def _kill_members(path: Path) -> None:
@@ -277,8 +286,9 @@ def _kill_members(path: Path) -> None:
 
 
 def _write(path: Path, value, optional: bool = False) -> None:
-    try:
-        path.write_text(str(value))
-    except FileNotFoundError:
-        if not optional:
-            raise
+    """Write ``value`` to a control file; an ``optional`` one may be absent (a controller
+    not enabled, swap not accounted). (cgroupfs answers a write to a missing file EACCES,
+    not ENOENT: it makes no files, so absence is asked first.)"""
+    if optional and not path.exists():
+        return
+    path.write_text(str(value))
