@@ -24,7 +24,7 @@ from engine.core.analytics import fact_rows
 from engine.core.rng import derive_seed
 
 from . import watchdog
-from .launch import start_bot
+from .launch import begin_bot
 from .limits import Limits
 from .manifest import BotSpecError, load_bot
 from .protocol import (
@@ -193,6 +193,7 @@ class _ProcessSeat(_Seat):
         super().__init__(index, spec, limits)
         self.bot = load_bot(spec.path, title.id)
         self.on_message = on_message
+        self.starting = None  # a start begun, not finished (launch.Starting)
         self.process = None
         self.channel: Channel | None = None
         self.bank_ms = float(limits.bank_ms)
@@ -201,13 +202,19 @@ class _ProcessSeat(_Seat):
         self.running = True
         self.released = False
 
-    def launch(self, backend: str, start: dict, label: str = "") -> None:
-        """Start the bot; ``label`` names the game for the watchdog's journal ("game-12")."""
+    def begin(self, backend: str, label: str = "") -> None:
+        """Begin the bot's start (its sandbox is built meanwhile: see :meth:`launch`);
+        ``label`` names the game for the watchdog's journal ("game-12")."""
         token = watchdog.sandbox_label.set(f"{label}/{self.index}" if label else "")
         try:
-            self.process = start_bot(self.bot, self.limits, backend)
+            self.starting = begin_bot(self.bot, self.limits, backend)
         finally:
             watchdog.sandbox_label.reset(token)
+
+    def launch(self, start: dict) -> None:
+        """Finish the bot's start and send it ``start``."""
+        starting, self.starting = self.starting, None
+        self.process = starting.finish()
         self.channel = Channel(self.process, self.limits.line_bytes, self.stderr)
         self._send(start)
 
@@ -333,6 +340,9 @@ class _ProcessSeat(_Seat):
         self.process.close_stdin()
 
     def stop(self) -> None:
+        if self.starting is not None:
+            self.starting.abandon()
+            self.starting = None
         if self.process is not None and not self.released:
             self.process.kill()
             # what the bot wrote before it died is still in the pipes' buffers
@@ -426,17 +436,17 @@ class Match:
     def start(self) -> None:
         """Start every bot process and wait (concurrently) for each one's ``ready``."""
         processes = [s for s in self.seats if isinstance(s, _ProcessSeat)]
-        for seat in processes:
+        for seat in processes:  # every sandbox is built at once...
+            seat.begin(self.sandbox, self.label)
+        for seat in processes:  # ...then each bot starts in its own
             seat.launch(
-                self.sandbox,
                 start_message(
                     self.title,
                     seat.index,
                     self.state.players,
                     self.state.options,
                     seat.limits,
-                ),
-                self.label,
+                )
             )
         began = time.monotonic()
         deadlines = {seat.index: began + seat.limits.startup_ms / 1000 for seat in processes}

@@ -144,9 +144,27 @@ os.register_at_fork(after_in_child=_forget_zygote_after_fork)
 
 def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
     """The bot forked into a sandbox bubblewrap built for it; ZygoteError if that fails."""
+    return complete(zygote, begin(bot, limits, uid, bot_dir), bot, limits, uid, staging)
+
+
+def begin(bot, limits, uid, bot_dir) -> BotProcess:
+    """Have bubblewrap build the bot's sandbox around the holder, without waiting for it:
+    a game builds every seat's sandbox at once, then :func:`complete` starts each bot."""
+    process = start_in_bwrap(bot, limits, uid, bot_dir, None, HOLDER)
+    try:
+        process.popen.stdin.write(b"\n")  # echoed once the holder runs
+        process.popen.stdin.flush()
+    except BaseException:
+        process.release()
+        raise
+    return process
+
+
+def complete(zygote: Zygote, process: BotProcess, bot, limits, uid, staging) -> BotProcess:
+    """Once :func:`begin`'s sandbox is built, the bot forked into it; ZygoteError (the
+    sandbox released) if that fails."""
     # The staged copy (if any) is the process's to remove only once the warm start worked:
     # a cold start falls back on it.
-    process = start_in_bwrap(bot, limits, uid, bot_dir, None, HOLDER)
     fds: list[int] = []
     try:
         _wait_for_holder(process)
@@ -204,10 +222,9 @@ def start(zygote: Zygote, bot, limits, uid, bot_dir, staging) -> BotProcess:
 
 
 def _wait_for_holder(process: BotProcess) -> None:
-    """Wait until the holder echoes a line: bubblewrap has built the sandbox and exec'd it."""
+    """Wait until the holder echoes the line :func:`begin` sent: bubblewrap has built the
+    sandbox and exec'd it."""
     os.set_blocking(process.popen.stdout.fileno(), True)
-    process.popen.stdin.write(b"\n")
-    process.popen.stdin.flush()
     ready, _, _ = select.select([process.popen.stdout], [], [], _WARM_TIMEOUT_S)
     echo = os.read(process.popen.stdout.fileno(), 1) if ready else b""
     if echo != b"\n":
