@@ -18,7 +18,7 @@ import pytest
 from tests.support.processes import cmdline, running
 from tests.support.registered import registered
 from tests.support.toy_title import TOY
-from workers import cgroups
+from workers import cgroups, watchdog
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.sandbox import children_of, sandbox_uids
 
@@ -208,6 +208,39 @@ def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed
         for path in Path(parent).glob(f"arena-sandbox-{runner.pid}-*")
     ]
     assert leftovers == []
+
+
+RUN_LABELLED_GAME = """
+import sys
+from workers.limits import Limits
+from workers.match import SeatSpec, run_match
+seats = [SeatSpec("process", "daemon", sys.argv[1])] + [SeatSpec("builtin", "random")] * 2
+run_match("citadels", seats, seed=1, limits=Limits(decision_ms=60000), label="game-7")
+"""
+
+
+def test_a_runner_that_dies_mid_game_has_its_sandboxes_journaled_for_their_seats(
+    private_dir, monkeypatch
+):
+    journal = private_dir / "journal"
+    journal.mkdir()
+    monkeypatch.setattr(watchdog, "JOURNAL", journal / "arena-watchdog")
+    marker = f"daemon_{os.getpid()}_journal"
+    bot = native_bot("daemon.c", private_dir / "bot", entry=marker)
+    manifest = json.loads((bot / "bot.json").read_text())
+    (bot / "bot.json").write_text(json.dumps(manifest | {"title": "citadels"}))
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUN_LABELLED_GAME, str(bot)],
+        cwd=REPO,
+        env=dict(os.environ, ARENA_WATCHDOG_JOURNAL=str(journal)),
+    )
+    assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
+    assert wait_until(lambda: any(b"watchdog" in cmdline(p) for p in children_of(runner.pid)), 10)
+    runner.kill()  # mid-game: the bot never answers
+    runner.wait()
+    assert wait_until(lambda: bot_processes(f"/bot/{marker}") == [], 10)
+    assert wait_until(lambda: watchdog.collect_kills() == ["game-7/0"], 10)  # its seat
+    assert watchdog.collect_kills() == []  # each kill is collected once
 
 
 def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(start, private_dir):
