@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import logging
 import os
 import platform
 import select
@@ -38,6 +39,7 @@ import tempfile
 import threading
 
 RUNTIMES = ("python", "node", "native")
+log = logging.getLogger("workers.sandbox")
 
 # An ordinary process's calls, for every runtime (names as on x86-64; a name this
 # architecture lacks is skipped).
@@ -259,20 +261,28 @@ class _Supervisor:
             for fd, events in self._poller.poll():
                 with self._lock:  # remove() closes nothing while it is read here
                     entry = self._by_fd.get(fd)
-                    if entry is not None:
+                    if entry is None:
+                        continue
+                    try:
                         self._handle(entry, fd, events)
+                    except Exception:  # noqa: BLE001 - this thread must outlive any one call
+                        log.exception("sandbox.seccomp.listener %s", {"fd": fd})
 
     def _handle(self, entry: Listening, fd: int, events: int) -> None:
         from .zygote import answer
 
         if entry.channel is not None and fd == entry.channel.fileno():
-            with contextlib.suppress(OSError):
+            try:
                 _, fds, _, _ = socket.recv_fds(entry.channel, 16, 1, socket.MSG_DONTWAIT)
-                if fds:
-                    entry.listener = fds[0]
-                    os.set_inheritable(entry.listener, False)
-                    self._by_fd[entry.listener] = entry
-                    self._poller.register(entry.listener, select.EPOLLIN)
+            except BlockingIOError:
+                return  # not yet
+            except OSError:
+                fds = []
+            if fds:
+                entry.listener = fds[0]
+                os.set_inheritable(entry.listener, False)
+                self._by_fd[entry.listener] = entry
+                self._poller.register(entry.listener, select.EPOLLIN)
             self._by_fd.pop(fd, None)  # one message, or its end: the channel is done
             self._poller.unregister(fd)
             entry.channel.close()
