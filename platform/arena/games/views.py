@@ -14,9 +14,14 @@ from engine.core import view
 from engine.core.positions import position_in_record
 
 from .models import Game, GameSeat
-from .presentation import game_statistics, viewer_frames, viewer_marks, viewer_page_data
+from .presentation import (
+    game_statistics,
+    served_record,
+    viewer_frames,
+    viewer_marks,
+    viewer_page_data,
+)
 from .queue_status import chart, queue_status
-from .signing import signed
 
 
 def _seats(game: Game) -> list[GameSeat]:
@@ -42,7 +47,7 @@ def game_detail(request, game_id: int):
         context["viewer_error"] = withheld
     elif game.record:
         try:
-            context["viewer"] = viewer_page_data(game, seats, owned=owned)
+            context["viewer"] = viewer_page_data(game, seats, owned=owned, user=request.user)
         except engine.EngineError as err:  # a record this engine cannot replay any more
             context["viewer_error"] = str(err)
     return render(request, "games/detail.html", context)
@@ -106,13 +111,15 @@ def viewer_asset(request, name: str):
 
 def game_replay(request, game_id: int):
     """The replay record, signed by the platform, as one compact line of JSON, which
-    ``python -m engine replay --verify`` reads as it is."""
+    ``python -m engine replay --verify`` reads as it is (with the decision notes this person
+    reads, ``served_record``)."""
     game = get_object_or_404(Game, pk=game_id)
     refused = game.replay_withheld()
     if refused:
         raise Http404(refused)
+    record = served_record(game, _seats(game), request.user)
     response = HttpResponse(
-        json.dumps(signed(game.record), separators=(",", ":"), ensure_ascii=False) + "\n",
+        json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n",
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-replay.json"'
