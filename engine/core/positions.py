@@ -98,6 +98,18 @@ def edited(state: State, edit) -> State:
     return state.title.load_position(position)
 
 
+def reload(state: State, edit=None) -> None:
+    """Load ``state``'s own position back into it, after ``edit(fields)`` when given: the
+    decision comes anew from the fields. How a test outside the engine sets up a scenario in
+    a state its caller holds: it edits the position's fields, or changes the state's public
+    fields and reloads, never touching a state's internals (the result must be a position
+    the rules can play). The actions taken so far stay the record's."""
+    loaded = edited(state, edit or (lambda fields: None))
+    for name in _slots(type(state)):
+        if name != "_picks" and hasattr(loaded, name):
+            setattr(state, name, getattr(loaded, name))
+
+
 def position_in_record(title: Title, record: dict, at: int) -> dict[str, Any]:
     """The position before decision ``at`` (1 = the first) of a recorded game, with the option
     the game took there. The record is replayed first (``title.replay``: it must prove what it
