@@ -444,11 +444,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     # The tournament is prefetched, not joined: with the join in the statement, PostgreSQL
     # plans the bot filter's semi-join as a nested loop over every seat of the bot for each
     # game (seconds at 10,000 games; bench/api.py). What the list does not show (records,
-    # stats, stderr logs) is never read. The seats' versions are prefetched too, so a page's
-    # 200 seats share the few versions they name: joined, each seat built its own version,
-    # bot and owner, which took a third of the list's CPU.
+    # running games' records so far, stats, stderr logs) is never read. The seats' versions
+    # are prefetched too, so a page's 200 seats share the few versions they name: joined,
+    # each seat built its own version, bot and owner, which took a third of the list's CPU.
     queryset = (
-        Game.objects.defer("record", "stats")
+        Game.objects.defer("record", "progress", "stats")
         .prefetch_related(
             "tournament",
             Prefetch(
