@@ -176,13 +176,31 @@ def _header(state: State) -> dict[str, Any]:
     }
 
 
-def _check(title: Title, data: Any) -> None:
+def read_seat_view(title: Title, data: Any) -> dict[str, Any]:
+    """``data`` checked to be a seat's view (:func:`seat_view_of`) of ``title`` at one of that
+    seat's own decisions, the only ones its bot was asked; raises :class:`PositionRefused`
+    saying why not."""
+    _check(title, data, view=True)
+    to_move, seat = data.get("to_move"), data.get("view")
+    if not isinstance(to_move, dict) or not isinstance(data.get("observation"), dict):
+        raise PositionRefused("a seat's view needs its to_move and observation objects")
+    if to_move.get("seat") != seat or not isinstance(to_move.get("options"), list):
+        raise PositionRefused(
+            f"at decision {data.get('decision')} seat {to_move.get('seat')} is to move, not seat "
+            f"{seat}: its bot was asked nothing there; take the view at one of its own decisions"
+        )
+    return data
+
+
+def _check(title: Title, data: Any, *, view: bool = False) -> None:
     if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
         raise PositionRefused(
             "not a position: expected a JSON object with "
             f'"format": "{POSITION_FORMAT}" (python -m engine position writes one)'
         )
-    if data.get("view") is not None:
+    if view and data.get("view") is None:
+        raise PositionRefused("this is a whole position, not a seat's view")
+    if not view and data.get("view") is not None:
         raise PositionRefused(
             f"this is seat {data.get('view')}'s view of the game (what its bot was sent, no "
             "hidden information), which cannot be played on: its observation and options are "
