@@ -572,9 +572,10 @@ def run_match(
 
     ``title_id`` is a registered title id (or a Title object). ``on_message(seat, direction,
     message)``, if given, sees every protocol message ("to_bot" / "from_bot").
-    ``on_progress()``, if given, is called once the bots are started and after every
-    decision (a worker's lease heartbeat); an exception it raises stops the game, and every
-    bot process with it, and propagates. Raises
+    ``on_progress(state)``, if given, is called with the live game once the bots are started
+    and after every decision (a worker's lease heartbeat, which keeps the game's record so
+    far; it must not change the state); an exception it raises stops the game, and every bot
+    process with it, and propagates. Raises
     ``engine.ConfigError`` or ``BotSpecError`` for a game that cannot be set up and
     ``SandboxError`` when the sandbox cannot run here; a misbehaving bot never raises.
     ``label`` ("game-12") names the game's sandboxes to the watchdog, which journals those
@@ -596,11 +597,11 @@ def run_match(
     ) as match:
         match.start()
         if on_progress is not None:
-            on_progress()
+            on_progress(match.state)
         while not match.over:
             match.play_one_decision()
             if on_progress is not None:
-                on_progress()
+                on_progress(match.state)
         result = match.finish()
     result.match_ms = round(1000 * (time.perf_counter() - started))
     return result

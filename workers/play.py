@@ -171,8 +171,8 @@ def _ask(plan: dict) -> int:
             plan["title"], plan["position"], plan["bot"], vs=plan["vs"], limits=plan["limits"],
             sandbox=plan["sandbox"], play_on=plan["play_on"],
         )  # fmt: skip
-    except engine.ConfigError as err:  # PositionRefused: another title, rules or format
-        raise UsageError(str(err)) from None
+    except (engine.ConfigError, PositionUnusable) as err:  # PositionRefused: another title,
+        raise UsageError(str(err)) from None  # rules or format; a seat's view played on
     print(asked.report())
     return 0
 

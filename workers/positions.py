@@ -4,7 +4,9 @@ The position (``python -m engine position``, docs/positions.md) is loaded by its
 is started in the sandbox at the seat to move, as in a game, and sent the observation that seat
 had at that decision (the whole event log, ``events_from`` 0). Its answer is printed beside the
 option the game took there. With ``--continue`` the game plays on from there to its end, the
-other seats played by built-in bots (``--vs``, default ``random``).
+other seats played by built-in bots (``--vs``, default ``random``). A seat's view (what the site
+offers a seat's owner while the game runs) is asked the same way, at that seat's own decision:
+its observation and options are in it; it cannot be played on.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from engine.core.positions import read_seat_view
 
 from .limits import Limits
 from .match import Match, SeatSpec
+from .protocol import fallback_index
 
 
 class PositionUnusable(Exception):
@@ -80,6 +84,14 @@ def ask_bot(
     """Start ``bot`` at the position's seat to move and ask it that decision (then, with
     ``play_on``, play the game to its end). Raises ``PositionRefused`` for a position of
     another title or version."""
+    if isinstance(data, dict) and data.get("view") is not None:
+        if play_on:
+            raise PositionUnusable(
+                "--continue needs the whole position; a seat's view holds nothing hidden from "
+                "that seat, so no game can go on from it (the site offers the whole position "
+                "once the game is over)"
+            )
+        return _ask_at_view(title, data, bot, limits=limits, sandbox=sandbox)
     state = title.load_position(data)
     decision = state.decision()
     others = iter(vs * state.players)
@@ -110,3 +122,36 @@ def ask_bot(
             match.close()
             asked.stderr = match.seats[decision.seat].stderr.text()
     return asked
+
+
+def _ask_at_view(title: engine.Title, data: dict, bot: str, *, limits: Limits, sandbox: str):
+    """Ask ``bot`` the decision of a seat's view: started at that seat, as in a game, and sent
+    the view's observation and options (the other seats are never asked)."""
+    view = read_seat_view(title, data)
+    seat, to_move, options = view["view"], view["to_move"], view["to_move"]["options"]
+    seats = [
+        SeatSpec("process", "you", bot) if i == seat else SeatSpec("builtin", "random")
+        for i in range(view["players"])
+    ]
+    with Match(title, seats, seed=0, options=view["options"], limits=limits,
+               sandbox=sandbox) as match:  # fmt: skip
+        match.start()
+        asked = match.seats[seat]
+        index, fault = None, (asked.faults[-1] if asked.faults else None)
+        if asked.active:
+            index, fault = asked.choose(
+                view["decision"], to_move["kind"], view["observation"], options
+            )
+        match.close()
+        stderr = asked.stderr.text()
+    chosen = options[index if index is not None else fallback_index(options)]
+    return Asked(
+        decision=view["decision"],
+        seat=seat,
+        kind=to_move["kind"],
+        answer=chosen,
+        played=None,
+        fault=fault,
+        stderr=stderr,
+        warnings=list(match.warnings),
+    )

@@ -50,13 +50,7 @@ def position_of(state: State, played: dict | None = None) -> dict[str, Any]:
         else:
             fields[name] = _encode(value)
     return {
-        "format": POSITION_FORMAT,
-        "version": POSITION_VERSION,
-        "title": state.title.id,
-        "rules_version": state.title.rules_version,
-        "engine_version": ENGINE_VERSION,
-        "players": state.players,
-        "options": state.options,
+        **_header(state),
         "seed": state.seed,
         "decision": len(state._actions) + 1,
         "to_move": {"seat": decision.seat, "kind": decision.kind, "options": decision.options},
@@ -98,14 +92,64 @@ def edited(state: State, edit) -> State:
     return state.title.load_position(position)
 
 
+def reload(state: State, edit=None) -> None:
+    """Load ``state``'s own position back into it, after ``edit(fields)`` when given: the
+    decision comes anew from the fields. How a test outside the engine sets up a scenario in
+    a state its caller holds: it edits the position's fields, or changes the state's public
+    fields and reloads, never touching a state's internals (the result must be a position
+    the rules can play). The actions taken so far stay the record's."""
+    loaded = edited(state, edit or (lambda fields: None))
+    for name in _slots(type(state)):
+        if name != "_picks" and hasattr(loaded, name):
+            setattr(state, name, getattr(loaded, name))
+
+
+def seat_view_of(state: State, seat: int) -> dict[str, Any]:
+    """One seat's view of the position before ``state``'s pending decision: what that seat's
+    bot knows there, and nothing it does not (no seed, generator, actions or hidden fields):
+    its observation, and the options when the decision is its own (what its bot was sent).
+    A seat's view cannot be loaded to play on; the whole position can, once the game is
+    over. Raises ValueError for a finished game or a seat not at the table."""
+    if state.is_over():
+        raise ValueError("the game is over: there is no decision to take a position at")
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is not at this table (seats 0 to {state.players - 1})")
+    decision = state.decision()
+    return {
+        **_header(state),
+        "view": seat,
+        "decision": len(state._actions) + 1,
+        "to_move": {
+            "seat": decision.seat,
+            "kind": decision.kind,
+            "options": decision.options if decision.seat == seat else None,
+        },
+        "observation": state.observation(seat),
+    }
+
+
 def position_in_record(title: Title, record: dict, at: int) -> dict[str, Any]:
     """The position before decision ``at`` (1 = the first) of a recorded game, with the option
     the game took there. The record is replayed first (``title.replay``: it must prove what it
     holds); the game is then played again from its seed to that decision, so the position
     carries the generator's state and plays on as the game did."""
+    live, played = _before(title, record, at)
+    return position_of(live, played)
+
+
+def seat_view_in_record(title: Title, record: dict, seat: int, at: int | None = None) -> dict:
+    """Seat ``seat``'s view (:func:`seat_view_of`) before decision ``at`` of a recorded game,
+    which may still be going on (a running game's record so far); ``at`` None: the latest."""
+    return seat_view_of(_before(title, record, at)[0], seat)
+
+
+def _before(title: Title, record: dict, at: int | None) -> tuple[State, dict | None]:
+    """The game of ``record`` played again from its seed to just before decision ``at`` (None:
+    the decision pending at the record's end), and the option the game took there."""
     replayed = title.replay(record)
     actions = replayed._actions
     last = len(actions) + (0 if replayed.is_over() else 1)
+    at = last if at is None else at
     if not 1 <= at <= last:
         raise ConfigError(f"--at {at}: the game has decisions 1 to {last}")
     live = title.new_game(replayed.players, replayed.options, replayed.seed)
@@ -116,14 +160,51 @@ def position_in_record(title: Title, record: dict, at: int) -> dict[str, Any]:
             "the record's seed does not give its chance outcomes, so its hidden state before "
             "that decision cannot be rebuilt"
         )
-    return position_of(live, actions[at - 1] if at <= len(actions) else None)
+    return live, actions[at - 1] if at <= len(actions) else None
 
 
-def _check(title: Title, data: Any) -> None:
+def _header(state: State) -> dict[str, Any]:
+    """What every position and seat's view starts with: the format, who wrote it, the set-up."""
+    return {
+        "format": POSITION_FORMAT,
+        "version": POSITION_VERSION,
+        "title": state.title.id,
+        "rules_version": state.title.rules_version,
+        "engine_version": ENGINE_VERSION,
+        "players": state.players,
+        "options": state.options,
+    }
+
+
+def read_seat_view(title: Title, data: Any) -> dict[str, Any]:
+    """``data`` checked to be a seat's view (:func:`seat_view_of`) of ``title`` at one of that
+    seat's own decisions, the only ones its bot was asked; raises :class:`PositionRefused`
+    saying why not."""
+    _check(title, data, view=True)
+    to_move, seat = data.get("to_move"), data.get("view")
+    if not isinstance(to_move, dict) or not isinstance(data.get("observation"), dict):
+        raise PositionRefused("a seat's view needs its to_move and observation objects")
+    if to_move.get("seat") != seat or not isinstance(to_move.get("options"), list):
+        raise PositionRefused(
+            f"at decision {data.get('decision')} seat {to_move.get('seat')} is to move, not seat "
+            f"{seat}: its bot was asked nothing there; take the view at one of its own decisions"
+        )
+    return data
+
+
+def _check(title: Title, data: Any, *, view: bool = False) -> None:
     if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
         raise PositionRefused(
             "not a position: expected a JSON object with "
             f'"format": "{POSITION_FORMAT}" (python -m engine position writes one)'
+        )
+    if view and data.get("view") is None:
+        raise PositionRefused("this is a whole position, not a seat's view")
+    if not view and data.get("view") is not None:
+        raise PositionRefused(
+            f"this is seat {data.get('view')}'s view of the game (what its bot was sent, no "
+            "hidden information), which cannot be played on: its observation and options are "
+            "in the file; the whole position is offered once the game is over"
         )
     if data.get("version") != POSITION_VERSION:
         raise PositionRefused(

@@ -10,7 +10,7 @@ The seal:
 
 - ``over``: whether the game had ended, and ``actions``: how many actions it took;
 - ``record_digest``: SHA-256 of the record's canonical JSON without ``final`` (and without
-  a platform's ``signature``), so any later change to the seed, options, chance outcomes,
+  a platform's ``signature`` and the bots' ``decision_logs`` it serves beside the game), so any later change to the seed, options, chance outcomes,
   actions or versions is seen;
 - ``result_digest``: SHA-256 of ``result()``'s canonical JSON once the game is over (else
   null), so a record that replays to another result than the stored one is seen.
@@ -44,9 +44,13 @@ LIST_FORMATS = frozenset({1, 2})
 # Format 1 records (before the seal) replay only through ``allow_version=True``, unproven.
 LEGACY_FORMATS = frozenset({1})
 FORMATS = LIST_FORMATS | {RECORD_FORMAT}
-# What each format's record digest leaves out: the seal itself and a platform's signature;
-# format 2 also the seed.
-UNSEALED = {3: ("final", "signature"), 2: ("final", "seed", "signature")}
+# What each format's record digest leaves out: the seal itself, a platform's signature and
+# the bots' notes a platform serves beside the game (``decision_logs``: not the game, but
+# signed with it); format 2 also the seed.
+UNSEALED = {
+    3: ("final", "signature", "decision_logs"),
+    2: ("final", "seed", "signature", "decision_logs"),
+}
 
 
 def write(state, engine_version: str, fmt: int = RECORD_FORMAT) -> dict[str, Any]:

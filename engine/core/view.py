@@ -348,6 +348,9 @@ def viewer_data(
         "marks": marks if marks is not None else timeline_marks(decisions),
         "labels": labels,
         "perspectives": encoded,
+        # the bots' notes a platform served with the record (act's "log"), shown at their
+        # decisions
+        "decision_logs": record.get("decision_logs") or {},
     }
 
 

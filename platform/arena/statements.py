@@ -58,7 +58,7 @@ CLAIM_UPDATE = build(
     """
     UPDATE {game}
     SET {game.status} = {running}, {game.worker} = %s, {game.lease_until} = %s,
-        {game.attempts} = {game.attempts} + 1, {game.started_at} = %s
+        {game.attempts} = {game.attempts} + 1, {game.started_at} = %s, {game.progress} = NULL
     WHERE {game.id} = %s AND {game.status} = {queued}
     RETURNING {game.id}, {game.tournament}, {game.seed}, {game.options}
 """,
@@ -153,7 +153,7 @@ FINISH_GAME = Statement(
     SET {game.status} = {finished}, {game.finished_at} = %s, {game.lease_until} = NULL,
         {game.record} = %s, {game.stats} = %s, {game.engine_version} = %s,
         {game.rules_version} = %s, {game.match_ms} = %s, {game.error} = '',
-        {game.error_detail} = '', {game.actions} = %s
+        {game.error_detail} = '', {game.actions} = %s, {game.progress} = NULL
     WHERE {game.id} = %s AND {game.status} = {running} AND {game.worker} = %s
     RETURNING {game.id}
 """,

@@ -68,6 +68,7 @@ urlpatterns = [
         name="ladder-withdraw",
     ),
     path("bots/<int:bot_id>/challenges/", bots.bot_challenges, name="bot-challenges"),
+    path("bots/<int:bot_id>/decision-logs/", bots.bot_decision_logs, name="bot-decision-logs"),
     path("games/<int:game_id>/", games.game_detail, name="game"),
     path("games/<int:game_id>/replay.json", games.game_replay, name="game-replay"),
     path("games/<int:game_id>/view.json", games.game_view_frames, name="game-view"),

@@ -11,6 +11,7 @@ from django.db import connections
 from django.test import Client
 
 import engine
+from arena.bots.models import Bot
 from engine.core import records, view
 from tests.browser.test_first_tournament import CHROMIUM, CHROMIUM_ARGS
 from tests.factories import make_user
@@ -170,6 +171,16 @@ def test_a_finished_game_page_steps_jumps_and_switches_perspective(browser, live
         hands = other.locator(".cd-hand").count()
         assert hands == sum(1 for s in range(state.players) if state.observation(s)["hand"])
     other.screenshot(path=str(ARTIFACTS / f"page-{title_id}-refused.png"), full_page=True)
+    # a stranger reads seat 0's notes once its owner shares them (the game is over)
+    other.goto(url + f"#d{mine}")
+    other.wait_for_function(f"location.hash === '#d{mine}'")
+    assert other.locator(".mv-note").is_hidden()
+    Bot.objects.filter(pk=game.seats.get(seat=0).bot_version.bot_id).update(
+        decision_logs_public=True
+    )
+    other.reload()
+    other.wait_for_selector(".mv-note:not([hidden])")
+    assert other.inner_text(".mv-note") == f"The bot's note: seat 0 reasons at {mine}"
     assert page.errors == [] and other.errors == []
 
 

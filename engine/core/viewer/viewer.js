@@ -119,11 +119,14 @@ var MeepleViewer = (function () {
     var line = q(".mv-chosen-line"), chosen = d && !d.options && d.chosen_label;
     line.hidden = !chosen;
     if (chosen && line.textContent !== "Chosen: " + chosen) line.textContent = "Chosen: " + chosen;
-    // the bot's own log line with this answer (act's "log"): in the data for its owner only
+    // the bot's own log line with this answer (act's "log"): in the data for its owner, and
+    // for everyone after the game when the owner shares them
     var notes = d && (ctx.data.decision_logs || {})[String(d.seat)];
     var note = notes && notes[String(ctx.index + 1)], noteBox = q(".mv-note");
+    var mine = (ctx.data.own_seats || []).indexOf(d && d.seat) >= 0;
+    var text = note && (mine ? "Your bot's note: " : "The bot's note: ") + note;
     noteBox.hidden = !note;
-    if (note && noteBox.textContent !== "Your bot's note: " + note) noteBox.textContent = "Your bot's note: " + note;
+    if (note && noteBox.textContent !== text) noteBox.textContent = text;
   }
 
   function Viewer(root, data, options) {

@@ -98,13 +98,21 @@ class BotSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
     class Meta:
         model = Bot
-        fields = ["id", "owner", "title", "name", "description", "accepts_challenges", "created"]
+        fields = [
+            "id", "owner", "title", "name", "description", "accepts_challenges",
+            "decision_logs_public", "created",
+        ]  # fmt: skip
         read_only_fields = ["created", "accepts_challenges"]
         extra_kwargs = {
             "accepts_challenges": {
                 "help_text": "false: others cannot challenge it on ladders "
                 "(POST /bots/{id}/challenges/ sets it)"
-            }
+            },
+            "decision_logs_public": {
+                "help_text": "true: once a game is over, everyone reads the log line its bot "
+                "sent with each answer (in the game's replay); false (the default): only the "
+                "owner"
+            },
         }
         # The name's uniqueness is checked in validate(), with a message naming the bot.
         validators = []

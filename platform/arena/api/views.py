@@ -35,6 +35,7 @@ from arena.bots.forms import oversize_file, oversize_request
 from arena.bots.models import Bot, BotVersion
 from arena.games import signing
 from arena.games.models import Game, GameSeat, deal_pending
+from arena.games.presentation import served_record
 from arena.games.queue_status import queue_status
 from arena.players.services import revoke_token, rotate_token
 from arena.ratings.models import Rating, RatingChange
@@ -238,6 +239,7 @@ class BotViewSet(
                 title=serializer.validated_data["title"],
                 name=serializer.validated_data["name"],
                 description=serializer.validated_data.get("description", ""),
+                decision_logs_public=serializer.validated_data.get("decision_logs_public", False),
             )
         except ValueError as err:
             raise ValidationError({"name": [str(err)]}) from None
@@ -442,11 +444,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     # The tournament is prefetched, not joined: with the join in the statement, PostgreSQL
     # plans the bot filter's semi-join as a nested loop over every seat of the bot for each
     # game (seconds at 10,000 games; bench/api.py). What the list does not show (records,
-    # stats, stderr logs) is never read. The seats' versions are prefetched too, so a page's
-    # 200 seats share the few versions they name: joined, each seat built its own version,
-    # bot and owner, which took a third of the list's CPU.
+    # running games' records so far, stats, stderr logs) is never read. The seats' versions
+    # are prefetched too, so a page's 200 seats share the few versions they name: joined,
+    # each seat built its own version, bot and owner, which took a third of the list's CPU.
     queryset = (
-        Game.objects.defer("record", "stats")
+        Game.objects.defer("record", "progress", "stats")
         .prefetch_related(
             "tournament",
             Prefetch(
@@ -474,7 +476,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         summary="The replay record (title, options, seed, chance outcomes, actions), signed "
-        "by the platform (its public key: /api/v1/record-key/)",
+        "by the platform (its public key: /api/v1/record-key/); decision_logs: the bots' "
+        "notes the caller may read (act's log), by seat and decision",
     )
     @action(detail=True, methods=["get"], filterset_class=None)
     def replay(self, request, pk=None):
@@ -482,7 +485,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
         refused = game.replay_withheld()
         if refused:
             raise NotFound(refused)
-        return Response(signing.signed(game.record))
+        seats = game.seats.select_related("bot_version__bot").order_by("seat")
+        return Response(served_record(game, seats, request.user))
 
     @extend_schema(
         parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH)],

@@ -23,6 +23,10 @@ class Bot(models.Model):
     created = models.DateTimeField(default=timezone.now)
     # Off: other players cannot challenge it on a ladder (its owner still can).
     accepts_challenges = models.BooleanField(default=True)
+    # On: once a game is over, everyone reads the line of reasoning its versions sent with
+    # each answer (act's "log", docs/bot-protocol.md); off, only its owner (while a game
+    # runs, only its owner in any case).
+    decision_logs_public = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -39,6 +43,11 @@ class Bot(models.Model):
     def can_edit(self, user) -> bool:
         """Only its owner (and staff) may upload versions or change the bot."""
         return user.is_authenticated and (user.pk == self.owner_id or user.is_staff)
+
+    def shows_decision_logs(self, user, *, game_over: bool) -> bool:
+        """Whether ``user`` reads this bot's per-decision log lines of a game: its owner
+        always; anyone once the game is over, if the owner shares them."""
+        return self.can_edit(user) or (game_over and self.decision_logs_public)
 
     def next_version_number(self) -> int:
         last = self.versions.order_by("-number").values_list("number", flat=True).first()

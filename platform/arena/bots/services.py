@@ -27,7 +27,9 @@ from .models import Bot, BotVersion
 log = logging.getLogger("arena.bots")
 
 
-def create_bot(*, owner, title: str, name: str, description: str = "") -> Bot:
+def create_bot(
+    *, owner, title: str, name: str, description: str = "", decision_logs_public: bool = False
+) -> Bot:
     """A new bot of ``owner`` for ``title``; ValueError with a message when it cannot be."""
     if title not in engine.titles():
         raise ValueError(f"Unknown title {title!r}; titles are {', '.join(engine.titles())}.")
@@ -36,7 +38,13 @@ def create_bot(*, owner, title: str, name: str, description: str = "") -> Bot:
         raise ValueError("Give the bot a name.")
     if Bot.objects.filter(owner=owner, title=title, name=name).exists():
         raise ValueError(f"You already have a {title} bot named {name!r}; pick another name.")
-    return Bot.objects.create(owner=owner, title=title, name=name, description=description)
+    return Bot.objects.create(
+        owner=owner,
+        title=title,
+        name=name,
+        description=description,
+        decision_logs_public=decision_logs_public,
+    )
 
 
 def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:

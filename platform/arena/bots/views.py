@@ -103,15 +103,39 @@ def bot_detail(request, bot_id: int):
 @require_POST
 def bot_challenges(request, bot_id: int):
     """The owner lets others challenge the bot on ladders, or not."""
-    bot = _get_bot_for_owner(request, bot_id)
-    bot.accepts_challenges = request.POST.get("accepts") == "yes"
-    bot.save(update_fields=["accepts_challenges"])
-    messages.success(
+    return _switch(
         request,
-        "Others may challenge this bot."
-        if bot.accepts_challenges
-        else "Others can no longer challenge this bot.",
+        bot_id,
+        "accepts_challenges",
+        on=request.POST.get("accepts") == "yes",
+        said=("Others may challenge this bot.", "Others can no longer challenge this bot."),
     )
+
+
+@login_required
+@require_POST
+def bot_decision_logs(request, bot_id: int):
+    """The owner shares the bot's per-decision log lines with everyone after each game, or
+    keeps them to itself."""
+    return _switch(
+        request,
+        bot_id,
+        "decision_logs_public",
+        on=request.POST.get("public") == "yes",
+        said=(
+            "Everyone reads this bot's decision notes once a game is over.",
+            "Only you read this bot's decision notes.",
+        ),
+    )
+
+
+def _switch(request, bot_id: int, field: str, *, on: bool, said: tuple[str, str]):
+    """The owner turns one of the bot's yes-or-no settings on or off; ``said``: what the page
+    then says, for on and for off."""
+    bot = _get_bot_for_owner(request, bot_id)
+    setattr(bot, field, on)
+    bot.save(update_fields=[field])
+    messages.success(request, said[0] if on else said[1])
     return redirect(bot)
 
 

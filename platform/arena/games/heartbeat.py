@@ -41,13 +41,14 @@ class LeaseLost(Exception):
 
 @dataclass
 class _Held:
-    renew: Callable[[], bool]  # True: renewed; False: the game is no longer ours
+    renew: Callable[..., bool]  # renew(state) -> True: renewed; False: no longer ours
     every: float  # seconds between renewals
     stall_after: float  # no progress for this long: stop renewing
     label: str
     progressed: float = field(default_factory=time.monotonic)
     renewed: float = field(default_factory=time.monotonic)
     steps: int = 0  # progress reports so far (a counter: the runner's side stays cheap)
+    state: object = None  # the runner's live game, whose record so far each renewal keeps
     seen_steps: int = 0  # as of the last beat
     lost: bool = False
     stalled: bool = False
@@ -63,24 +64,27 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
         self._pid = 0
 
-    def hold(self, renew: Callable[[], bool], *, every: float, stall_after: float, label: str):
-        """Renew with ``renew()`` every ``every`` seconds until :meth:`release`, as long as
-        :meth:`progress` was called within ``stall_after`` seconds."""
+    def hold(self, renew: Callable[..., bool], *, every: float, stall_after: float, label: str):
+        """Renew with ``renew(state)`` every ``every`` seconds until :meth:`release`, as long
+        as :meth:`progress` was called within ``stall_after`` seconds (``state``: the live game
+        the runner last reported, or None)."""
         now = self._clock()
         # No wake-up: the thread looks at least every IDLE_WAIT seconds, and the first
         # renewal is due only ``every`` seconds from now (a game costs no thread switch).
         self._held = _Held(renew, every, stall_after, label, progressed=now, renewed=now)
         self._start_thread()
 
-    def progress(self) -> None:
-        """The runner moved on (the per-decision callback). Raises :class:`LeaseLost` once
-        a renewal found the game taken by another worker."""
+    def progress(self, state=None) -> None:
+        """The runner moved on (the per-decision callback, given its live game, which each
+        renewal passes to ``renew``). Raises :class:`LeaseLost` once a renewal found the game
+        taken by another worker."""
         held = self._held
         if held is None:
             return
         if held.lost:
             raise LeaseLost(held.label)
         held.steps += 1
+        held.state = state
 
     def release(self) -> None:
         """The game is over (stored, released, or lost): renew no more."""
@@ -120,10 +124,10 @@ class Heartbeat:
         """``held.renew()``, once more on a new connection if the kept one is broken
         (PostgreSQL restarted or terminated it since the last renewal)."""
         try:
-            return held.renew()
+            return held.renew(held.state)
         except Exception:
             _close_connections()
-            return held.renew()
+            return held.renew(held.state)
 
     def _beat(self, held: _Held) -> bool:
         """One renewal of ``held`` (outside the lock: it is a database round trip). True

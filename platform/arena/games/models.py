@@ -45,6 +45,10 @@ class Game(models.Model):
     engine_version = models.CharField(max_length=32, blank=True)
     rules_version = models.CharField(max_length=64, blank=True)
     record = models.JSONField(null=True, blank=True)
+    # While the game runs: its record so far (a few hundred bytes), written by the worker's
+    # lease heartbeat, from which a seat's owner downloads that seat's view of the running
+    # game (never served whole: it holds the seed). Null before and after.
+    progress = models.JSONField(null=True, blank=True)
     # The game's length in actions, as its record's seal says (record["final"]["actions"]),
     # kept beside it so that the dashboards' length figures read a column instead of
     # detoasting every record; null for games not finished (or stored without a seal).

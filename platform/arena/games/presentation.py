@@ -12,6 +12,8 @@ import engine
 from engine.core import records, view
 from engine.core.errors import ConfigError
 
+from .signing import signed
+
 # Statistics shown in their own section rather than as a line of figures.
 TABLED = frozenset({"characters_by_round", "targets"})
 
@@ -91,10 +93,10 @@ def viewer_frames(game, perspective) -> dict[str, Any]:
     return encoded
 
 
-def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
+def viewer_page_data(game, seats, *, owned: set[int], user) -> dict[str, Any]:
     """What the game page's viewer starts from: the public frames, the title's legend, each
-    seat's bot by name, the timeline marks (fault details only for the seats in ``owned``)
-    and each owned seat's stderr log address."""
+    seat's bot by name, the timeline marks (fault details only for the seats in ``owned``),
+    each owned seat's stderr log address and the decision notes ``user`` reads."""
     from django.urls import reverse
 
     record = game.record
@@ -117,9 +119,30 @@ def viewer_page_data(game, seats, *, owned: set[int]) -> dict[str, Any]:
         "position_url": reverse("game-position", args=[game.pk])
         if game.status == "finished"
         else None,
-        # each owned seat's log lines by decision id (act's "log"): the owner's eyes only
-        "decision_logs": {str(s.seat): s.decision_logs or {} for s in seats if s.seat in owned},
+        # log lines by decision id (act's "log") of the seats whose notes the person reads
+        "decision_logs": decision_logs_shown(game, seats, user),
+        "own_seats": sorted(owned),
     }
+
+
+def decision_logs_shown(game, seats, user) -> dict[str, dict[str, str]]:
+    """The per-decision log lines ``user`` reads, by seat and decision id (text keys): each
+    seat's bot's owner its own; everyone those of a bot whose owner shares them, once the
+    game is over and its deal played out (``Bot.shows_decision_logs``)."""
+    over = game.status == "finished" and game.seed_is_public()
+    return {
+        str(s.seat): s.decision_logs or {}
+        for s in seats
+        if s.bot_version.bot.shows_decision_logs(user, game_over=over)
+    }
+
+
+def served_record(game, seats, user) -> dict[str, Any]:
+    """The replay record as served to ``user`` (web download, API), signed: with the
+    ``decision_logs`` ``user`` reads beside the game (left out of the record's seal, covered
+    by the signature), when there are any."""
+    logs = {seat: lines for seat, lines in decision_logs_shown(game, seats, user).items() if lines}
+    return signed({**game.record, "decision_logs": logs} if logs else game.record)
 
 
 def viewer_marks(game, seats, owned: set[int]) -> list[dict]:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+import engine
 from arena import leases, statements
 from arena.bots.services import StoredArtifact, planned_seat, stored_artifact
 from arena.queue import enqueue_game, enqueue_games
@@ -82,12 +83,29 @@ def claim_game(game_id: int, *, worker: str) -> MatchJob | None:
     )
 
 
-def renew_lease(job: MatchJob) -> bool:
+def renew_lease(job: MatchJob, state=None) -> bool:
     """Extend a claimed game's lease by ARENA_GAME_LEASE_SECONDS from now (the worker's
-    heartbeat, ``arena.games.heartbeat``). False when this worker no longer holds the game: the
-    sweeper took it back, and it may be playing elsewhere."""
+    heartbeat, ``arena.games.heartbeat``), and keep the game's record so far from ``state``,
+    the runner's live game, when given (:func:`progress_record`). False when this worker no
+    longer holds the game: the sweeper took it back, and it may be playing elsewhere."""
     held = Game.objects.filter(pk=job.game_id, status=Game.Status.RUNNING, worker=job.worker)
-    return held.update(lease_until=timezone.now() + leases.lease()) == 1
+    change = {"lease_until": timezone.now() + leases.lease()}
+    if state is not None:
+        try:
+            change["progress"] = progress_record(job, state.actions())
+        except Exception as err:  # the lease matters more than a view of the game
+            log.warning("game.progress.failed %s", {"game_id": job.game_id, "error": repr(err)})
+    return held.update(**change) == 1
+
+
+def progress_record(job: MatchJob, actions: list[dict]) -> dict:
+    """The record of ``job``'s game played from its seed through ``actions``. Called on the
+    heartbeat's thread while the runner plays on: the list of actions is copied in one step,
+    and the game played again from it, never read half-changed from the live state."""
+    state = engine.title(job.title).new_game(len(job.seats), job.options, job.seed)
+    for action in actions:
+        state.apply(action)
+    return state.record()
 
 
 @functools.lru_cache(maxsize=64)
@@ -251,11 +269,13 @@ def _fail(game: Game, reason: str, detail: str) -> None:
     from arena.tournaments.queueing import fill_window
     from arena.tournaments.services import top_up_ladder
 
-    game.lease_until = None
+    game.lease_until, game.progress = None, None
     game.status = Game.Status.FAILED
     game.finished_at = timezone.now()
     game.error, game.error_detail = reason[:4000], detail[:20000]
-    game.save(update_fields=["status", "lease_until", "error", "error_detail", "finished_at"])
+    game.save(
+        update_fields=["status", "lease_until", "error", "error_detail", "finished_at", "progress"]
+    )
     log.warning("game.failed %s", {"game_id": game.pk, "reason": reason})
     apply_pending_ratings(game.tournament_id)
     tournament = game.tournament

@@ -23,21 +23,7 @@ FAULT = {"kind": "timeout", "decision": 3, "message": "no answer within 1000 ms"
 def store_finished_game(title: str, alice, bob) -> Game:
     """A finished game of ``title`` played in-process by built-in bots: alice's bot at seat 0,
     bob's at the others (so bob's bots also play against each other). Seat 0 timed out at decision 3 (as the runner records a fault)."""
-    versions = [make_builtin(alice, title=title, name=f"{title}-alice")]
-    versions += [
-        make_builtin(bob, title=title, name=f"{title}-bob-{i}") for i in range(SEATS[title] - 1)
-    ]
-    tournament = make_tournament(bob, versions, title=title, seats=SEATS[title], rounds=1)
-    # Running, with a queued game whose message is never sent: a Celery worker started for
-    # other tests in this process cannot take it (as test_game_services does).
-    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-    ensure_ratings(tournament)
-    game = Game.objects.create(
-        tournament=tournament, number=1, seed=17, status="queued", queued_at=timezone.now()
-    )
-    for seat, version in enumerate(versions):
-        GameSeat.objects.create(game=game, seat=seat, bot_version=version)
-    job = games.claim_game(game.pk, worker="w")
+    game, job = claim_new_game(title, alice, bob)
     outcome = run_job(job)
     applied = engine.title(title).replay(outcome.record).actions()[2]
     outcome.faults[0] = [dict(FAULT, applied=applied)]
@@ -48,6 +34,26 @@ def store_finished_game(title: str, alice, bob) -> Game:
     games.store_game_result(job, outcome)
     game.refresh_from_db()
     return game
+
+
+def claim_new_game(title: str, alice, bob, seed: int = 17) -> tuple[Game, games.MatchJob]:
+    """A game of ``title`` claimed by worker "w", ready to play: alice's built-in bot at seat
+    0, bob's at the others."""
+    versions = [make_builtin(alice, title=title, name=f"{title}-alice")]
+    versions += [
+        make_builtin(bob, title=title, name=f"{title}-bob-{i}") for i in range(SEATS[title] - 1)
+    ]
+    tournament = make_tournament(bob, versions, title=title, seats=SEATS[title], rounds=1)
+    # Running, with a queued game whose message is never sent: a Celery worker started for
+    # other tests in this process cannot take it (as test_game_services does).
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    game = Game.objects.create(
+        tournament=tournament, number=1, seed=seed, status="queued", queued_at=timezone.now()
+    )
+    for seat, version in enumerate(versions):
+        GameSeat.objects.create(game=game, seat=seat, bot_version=version)
+    return game, games.claim_game(game.pk, worker="w")
 
 
 @pytest.fixture
@@ -131,10 +137,30 @@ def test_anyone_downloads_the_whole_position_before_a_decision_of_a_finished_gam
     assert beyond.status_code == 400 and f"decisions 1 to {last}" in beyond.json()["error"]
 
 
-def test_a_running_games_position_is_not_offered(client, game):
-    Game.objects.filter(pk=game.pk).update(status="running")
-    answer = client.get(f"/games/{game.pk}/position.json", {"at": 1})
-    assert answer.status_code == 409 and "finished" in answer.json()["error"]
+def test_while_its_deal_is_in_play_a_finished_game_offers_only_its_owners_seat_views(
+    client, game, people
+):
+    alice, _, charlie = people
+    # another rotation of the table, dealt from the same seed, still to be played
+    Game.objects.create(tournament=game.tournament, number=2, seed=game.seed, status="queued")
+    for who in (None, charlie, alice):
+        if who is not None:
+            client.force_login(who)
+        whole = client.get(f"/games/{game.pk}/position.json", {"at": 5})
+        assert whole.status_code == 403 and "?seat=N" in whole.json()["error"]
+    client.force_login(charlie)
+    refused = client.get(f"/games/{game.pk}/position.json", {"at": 5, "seat": 0})
+    assert refused.status_code == 403 and "owner of seat 0" in refused.json()["error"]
+    client.force_login(alice)
+    view = client.get(f"/games/{game.pk}/position.json", {"at": 5, "seat": 0}).json()
+    record = game.record
+    state = engine.title(record["title"]).new_game(record["players"], record["options"], game.seed)
+    for action in engine.title(record["title"]).replay(record).actions()[:4]:
+        state.apply(action)
+    assert view["view"] == 0 and view["decision"] == 5
+    assert view["observation"] == json.loads(json.dumps(state.observation(0)))
+    assert not {"seed", "state", "chance", "actions"} & set(view)
+    assert 'id="seat-views"' in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_another_player_and_the_anonymous_client_are_refused_a_seat(client, game, people):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import engine
-from engine.core.positions import position_in_record
+from engine.core.positions import position_in_record, seat_view_of
 from workers.limits import Limits
 from workers.play import main
 from workers.positions import ask_bot
@@ -81,3 +81,26 @@ def test_a_position_of_another_title_is_refused_in_one_line(recorded, capsys):
     assert main(["--position", str(folder / "old.json"), "--bot", str(folder / "teller")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("workers.play: error: position format version 0") and err.count("\n") == 1
+
+
+def test_a_seats_view_asks_the_bot_what_it_was_sent_and_cannot_be_played_on(recorded, capsys):
+    title, position, folder = recorded
+    state = title.load_position(position)
+    seat = position["to_move"]["seat"]
+    (folder / "view.json").write_text(json.dumps(seat_view_of(state, seat)))
+    (folder / "other.json").write_text(json.dumps(seat_view_of(state, (seat + 1) % 3)))
+    argv = ["--position", str(folder / "view.json"), "--bot", str(folder / "teller")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"decision 25, seat {seat} to move" in out
+    assert f"your bot:  {json.dumps(position['to_move']['options'][0])}" in out
+    asked = ask_bot(title, json.loads((folder / "view.json").read_text()), str(folder / "teller"),
+                    vs=["random"], limits=Limits(), sandbox="bwrap")  # fmt: skip
+    seen = json.loads(asked.stderr.split("OBSERVATION ", 1)[1].splitlines()[0])
+    assert seen == json.loads(json.dumps(state.observation(seat)))
+
+    assert main([*argv, "--continue"]) == 2
+    assert "--continue needs the whole position" in capsys.readouterr().err
+    other = ["--position", str(folder / "other.json"), "--bot", str(folder / "teller")]
+    assert main(other) == 2
+    assert "asked nothing there" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from engine.citadels.components import (
 from engine.citadels.setup import build_deck
 from engine.citadels.title import CITADELS
 from engine.citadels.turn import start_calls
+from engine.core import positions
 from engine.core.chance import Chance
 
 
@@ -58,7 +59,7 @@ def table(
         assign(s, characters)
         if start:
             start_calls(s)
-            s._decision = None
+            positions.reload(s)
     return s
 
 

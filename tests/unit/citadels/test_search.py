@@ -12,6 +12,7 @@ from engine.citadels.components import (
 )
 from engine.citadels.determinize import SUPPORTED_KINDS, Determinizer
 from engine.citadels.search import SearchBot
+from engine.core import positions
 from engine.core.play import play_out
 from engine.core.rng import Rng
 from engine.core.rootsearch import RootSearch
@@ -140,7 +141,7 @@ def hide_differently(state, seat: int):
     new_rank = CHARACTER_RANK[down]
     twin.holder[rank], twin.holder[new_rank] = -1, picker
     twin.ranks_of[picker] = (new_rank,)
-    twin._decision = None
+    positions.reload(twin)
     return twin
 
 

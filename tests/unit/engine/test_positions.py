@@ -10,7 +10,14 @@ import sys
 import pytest
 
 import engine
-from engine.core.positions import POSITION_VERSION, PositionRefused, edited, position_in_record
+from engine.core.positions import (
+    POSITION_VERSION,
+    PositionRefused,
+    edited,
+    position_in_record,
+    reload,
+    seat_view_of,
+)
 
 SAMPLES = [("citadels", 4, 21), ("citadels", 2, 5), ("praga", 3, 8), ("praga", 1, 2)]
 PLAY_ON_EVERY = 40  # decisions between continuation checks (each plays a game to its end)
@@ -114,3 +121,33 @@ def test_an_edited_position_sets_up_a_rule_scenario_and_decides_from_its_fields(
     scenario = edited(game, richer)
     assert scenario.observation(seat)["gold"][seat] == before + 30
     assert game.observation(seat)["gold"][seat] == before  # the original is untouched
+
+
+@pytest.mark.parametrize("title_id, players, seed", SAMPLES[:3])
+def test_a_seats_view_holds_what_that_seat_knows_and_cannot_be_played_on(title_id, players, seed):
+    title = engine.title(title_id)
+    game, bots = title.new_game(players, seed=seed), bots_for(title_id, players, seed)
+    for _ in range(9):
+        d = game.decision()
+        game.apply(bots[d.seat].choose(game.observation(d.seat), d.kind, d.options))
+    mover = game.decision().seat
+    for seat in range(players):
+        view = json.loads(json.dumps(seat_view_of(game, seat)))
+        assert view["view"] == seat and view["decision"] == 10
+        assert view["observation"] == json.loads(json.dumps(game.observation(seat)))
+        assert not {"seed", "chance", "actions", "state", "references", "played"} & set(view)
+        own = json.loads(json.dumps(game.decision().options)) if seat == mover else None
+        assert view["to_move"]["options"] == own
+        with pytest.raises(PositionRefused, match=f"seat {seat}'s view"):
+            title.load_position(view)
+
+
+def test_a_reloaded_state_decides_anew_from_fields_a_test_set():
+    title = engine.title("praga")
+    game = title.new_game(2, seed=3)
+    seat = game.decision().seat
+    gold = game.gold[seat] + 50
+    game.gold[seat] = gold  # a public field, changed under a pending decision
+    reload(game)
+    assert game.gold[seat] == gold and game.actions() == [] and game.decision().seat == seat
+    assert game.position()["state"] == title.load_position(game.position()).position()["state"]

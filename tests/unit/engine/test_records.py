@@ -43,7 +43,11 @@ def changed_action(title, record):
                 edited["actions"][step] = others[0]
                 return edited
             replay.apply(action)
-    picks = list(title.replay(record)._picks)
+    live, picks = title.new_game(record["players"], record["options"], record["seed"]), []
+    for action in title.replay(record).actions():  # each action as (index, options), packed
+        options = live.decision().options
+        picks.append((options.index(action), len(options)))
+        live.apply(action)
     for step, (index, width) in enumerate(picks):
         if width > 1:
             picks[step] = ((index + 1) % width, width)

@@ -15,9 +15,11 @@ class Renewals:
         self.count = 0
         self.answer = answer
         self.seen = threading.Event()
+        self.states = []
 
-    def __call__(self) -> bool:
+    def __call__(self, state=None) -> bool:
         self.count += 1
+        self.states.append(state)
         self.seen.set()
         return self.answer
 
@@ -36,6 +38,19 @@ def test_it_renews_while_the_game_makes_progress():
         until(lambda: heartbeat.progress() or renew.count >= 3)
     finally:
         heartbeat.release()
+
+
+def test_each_renewal_is_given_the_live_game_the_runner_last_reported():
+    heartbeat, renew = Heartbeat(), Renewals()
+    game = object()
+    heartbeat.hold(renew, every=0.02, stall_after=30, label="6")
+    try:
+        until(lambda: renew.count >= 1)
+        heartbeat.progress(game)
+        until(lambda: renew.states[-1] is game)
+    finally:
+        heartbeat.release()
+    assert renew.states[0] is None  # before the runner reported any
 
 
 def test_a_game_without_progress_stops_renewing_once_its_time_limits_are_spent():
@@ -73,7 +88,7 @@ def test_a_lease_taken_by_another_worker_stops_the_game_at_its_next_decision():
 def test_a_renewal_on_a_broken_connection_is_tried_again_at_once():
     calls = []
 
-    def renew():
+    def renew(state=None):
         calls.append(time.monotonic())
         if len(calls) == 1:
             raise ConnectionError("server closed the connection unexpectedly")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import make_bot, title
+from engine.core import positions
 from engine.praga.geometry import ACTIONS
 
 PRAGA = title("praga")
@@ -52,7 +53,7 @@ def put_in_row(state, tile_text: str, slot: int) -> int:
             (info.type, state.components.tiles[old].period, state.components.tiles[old].special)
         ].append(old)
     state.rows[info.type][slot] = t
-    state._decision = None
+    positions.reload(state)
     return t
 
 

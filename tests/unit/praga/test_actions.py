@@ -3,6 +3,7 @@
 import pytest
 
 from engine import IllegalAction
+from engine.core import positions
 from engine.praga.rewards import gain
 from engine.praga.structures import structure
 
@@ -22,7 +23,7 @@ def test_production_pays_the_number_left_of_the_marker_with_every_bonus_and_toke
     g.gold_mine_pos[0] = 7
     g.river_tokens[0] -= 1
     g.track_tokens[0][0] = [0]  # the 2-point token
-    g._decision = None
+    positions.reload(g)
     take(g, "mines")
     choose(g, kind="mine", mode="produce")
     assert g.gold[0] == 6
@@ -37,7 +38,7 @@ def test_quarry_production_example_adds_technology_point_and_token():
     g.quarry_pos[0] = 7
     g.track_tokens[0][1] = [1]  # 1 point + 1 gold token
     g.wealth_bonuses[0] = 2  # the 6-stone wealth bonus already taken
-    g._decision = None
+    positions.reload(g)
     take(g, "quarries")
     choose(g, kind="mine", mode="produce")
     assert g.stone[0] == 6
@@ -49,7 +50,7 @@ def test_advancing_a_track_gives_one_resource_and_the_token_space_takes_a_river_
     g = new_game(2, 1)
     g.gold_mine_pos[0] = 5
     gold = g.gold[0]
-    g._decision = None
+    positions.reload(g)
     take(g, "mines")
     choose(g, kind="mine", mode="advance")
     assert g.gold_mine_pos[0] == 6 and g.gold[0] == gold + 1
@@ -63,7 +64,7 @@ def test_advancing_a_track_gives_one_resource_and_the_token_space_takes_a_river_
 def test_the_track_end_gives_a_seal_right_that_can_wait_for_a_later_turn():
     g = new_game(2, 1)
     g.quarry_pos[0] = 7
-    g._decision = None
+    positions.reload(g)
     take(g, "quarries")
     choose(g, kind="mine", mode="advance")
     assert g.seal_rights[0] == 1
@@ -82,10 +83,10 @@ def test_red_zone_costs_gold_and_an_unaffordable_tile_cannot_be_taken():
     frame = g.components.crane["frame"][(g.slot_tile.index(0) + g.crane_rotation) % 12]
     assert frame == {"zone": "red", "cost": 3}, "tile 0 starts on the first red space"
     g.gold[0] = 2
-    g._decision = None
+    positions.reload(g)
     assert not has_option(g, kind="take_tile", tile=0)
     g.gold[0] = 3
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=0)
     assert g.gold[0] == 0
 
@@ -95,7 +96,7 @@ def test_taking_a_tile_from_the_blue_zone_scores_its_points():
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
     g.slot_tile[(9 - g.crane_rotation) % 12] = 5  # last blue space: 3 points
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=5)
     assert g.score[0] == 3
 
@@ -105,7 +106,7 @@ def test_a_tile_past_the_blue_zone_returns_to_green_with_the_five_point_token():
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
     g.slot_tile[(9 - g.crane_rotation) % 12] = 5
-    g._decision = None
+    positions.reload(g)
     take(g, "mines")
     choose(g, kind="mine", mode="produce")
     choose(g, kind="end_turn")
@@ -129,7 +130,7 @@ def place_crane(g, tile, slot, position):
     free += [x for x in range(12) if x not in free and x not in (0, slot)]
     for t, x in zip(others, free, strict=False):
         g.slot_tile[x] = t
-    g._decision = None
+    positions.reload(g)
 
 
 def test_the_wheel_bonus_may_wait_until_later_in_the_turn_and_buys_an_egg_after_payment():
@@ -139,7 +140,7 @@ def test_the_wheel_bonus_may_wait_until_later_in_the_turn_and_buys_an_egg_after_
     )
     place_crane(g, 4, slot, 4)  # tile 4 (wall / mines) on a green space
     g.gold[0] = 0
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=4)
     assert not has_option(g, kind="wheel_bonus"), "cannot pay yet"
     choose(g, kind="action", action="mines")
@@ -166,7 +167,7 @@ def test_special_tiles_only_with_the_wheel_s_bonus_on_the_taken_action_else_its_
     g.gold_windows[0], g.silver_windows[0] = 1, 1
     g.gold_window_supply -= 1
     g.silver_window_supply -= 1
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=t)
     choose(g, kind="extra_action", action="upgrade", pay="gold_silver")
     assert not has_option(g, kind="pick", slot=3), "not with the extra action"
@@ -192,7 +193,7 @@ def test_an_unused_s_bonus_scores_its_points_at_the_end_of_the_turn():
         if x >= 0 and x != t and (i + g.crane_rotation) % 12 == 5:
             g.slot_tile[i] = -1
             g.slot_tile[(8 - g.crane_rotation) % 12] = x
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=t)
     score = g.score[0]
     choose(g, kind="action", action="mines")
@@ -205,11 +206,11 @@ def test_extra_action_needs_two_windows_with_a_gold_one_and_is_once_a_turn():
     g = new_game(2, 1)
     g.silver_windows[0] = 2
     g.silver_window_supply -= 2
-    g._decision = None
+    positions.reload(g)
     assert not any(o["kind"] == "extra_action" for o in g.decision().options)
     g.gold_windows[0] = 2
     g.gold_window_supply -= 2
-    g._decision = None
+    positions.reload(g)
     pays = {o["pay"] for o in g.decision().options if o["kind"] == "extra_action"}
     assert pays == {"gold_gold", "gold_silver"}
     choose(g, kind="extra_action", action="mines", pay="gold_gold")
@@ -247,7 +248,7 @@ def test_windows_beyond_two_are_discarded_at_the_end_of_the_turn_by_choice():
     g.gold_windows[0], g.silver_windows[0] = 1, 3
     g.gold_window_supply -= 1
     g.silver_window_supply -= 3
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="end_turn")
     d = g.decision()
     assert d.kind == "keep_windows" and d.seat == 0
@@ -277,7 +278,7 @@ def test_wall_action_pays_then_rewards_then_places_around_the_action_board():
     g = new_game(2, 1)
     put_in_row(g, "W102", 0)  # cost 4 stone, reward 6 points (seed example)
     g.stone[0] = 4
-    g._decision = None
+    positions.reload(g)
     take(g, "wall")
     choose(g, kind="pick", slot=0)
     assert g.stone[0] == 0 and g.score[0] == 6
@@ -293,7 +294,7 @@ def test_an_unaffordable_wall_tile_is_not_offered():
     g = new_game(2, 1)
     put_in_row(g, "W102", 0)
     g.stone[0] = 3
-    g._decision = None
+    positions.reload(g)
     take(g, "wall")
     assert not has_option(g, kind="pick", slot=0)
 
@@ -328,7 +329,7 @@ def test_what_ending_the_turn_sets_off_is_decided_before_windows_and_the_next_pl
     g.gold_windows[0], g.silver_windows[0] = 1, 2
     g.gold_window_supply -= 1
     g.silver_window_supply -= 2
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="end_turn")
     assert g.decision().kind == "arrow_up" and g.active == 0
     choose(g, kind="arrow_up", take=True)
@@ -343,10 +344,10 @@ def test_a_seal_needs_a_free_cube_and_the_right_waits_until_one_is_free():
     g = new_game(2, 1)
     g.seal_rights[0] = 1
     g.cubes[0] = 0
-    g._decision = None
+    positions.reload(g)
     assert not has_option(g, kind="claim_seal")
     g.cubes[0] = 1
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="claim_seal", seal="vp6")
     assert g.seal_owner[3] == 0 and g.cubes[0] == 0 and g.seal_rights[0] == 0
 
@@ -359,7 +360,7 @@ def test_a_tile_that_leaves_the_blue_zone_twice_is_still_worth_five_not_ten():
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
     g.slot_tile[(9 - g.crane_rotation) % 12] = 5
-    g._decision = None
+    positions.reload(g)
     take(g, "mines")
     choose(g, kind="mine", mode="produce")
     choose(g, kind="end_turn")

@@ -1,5 +1,6 @@
 """Scenario tests: upgrade bonuses (retroactive, old or new), adjacency and corner bonuses."""
 
+from engine.core import positions
 from engine.praga.board import place_board_tile
 from engine.praga.city import place_city_tile
 from engine.praga.turn import start_turn
@@ -12,7 +13,7 @@ def windows(g, gold=0, silver=0):
     g.gold_window_supply -= gold
     g.silver_windows[0] += silver
     g.silver_window_supply -= silver
-    g._decision = None
+    positions.reload(g)
 
 
 def rotation_for(tile, printed, board):
@@ -114,7 +115,7 @@ def test_a_red_corner_meeting_two_red_corners_takes_two_tokens_and_used_pairs_do
     assert g.red_tokens[0] == 1
     put_in_row(g, "W101", 0)
     g.stone[0] = 3
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "wall"))
     choose(g, kind="action", action="wall")
     choose(g, kind="pick", slot=0)
@@ -140,7 +141,7 @@ def test_blue_corners_count_the_boards_printed_corner_and_another_buildings_corn
     assert place_city_tile(g, h1, b103, k1 % 6, owner=-1) == 1  # meets the printed corner
     put_in_row(g, "B100", 0)  # blue corner printed at 3
     g.gold[0] = 9
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "building"))
     choose(g, kind="action", action="building")
     choose(g, kind="pick", slot=0)

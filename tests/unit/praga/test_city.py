@@ -1,5 +1,6 @@
 """Scenario tests: building spaces, Old Town, cubes, crown-? and square resolution."""
 
+from engine.core import positions
 from engine.praga.city import place_city_tile, resolve_square
 
 from .helpers import choose, give_tile_on_crane, new_game, put_in_row
@@ -19,7 +20,7 @@ def build(g, text, space, rotation=0, gold=9, stone=9):
     put_in_row(g, text, 0)
     g.gold[g.active], g.stone[g.active] = gold, stone
     g.wealth_bonuses = [7] * g.players  # wealth bonuses already taken: no side effects here
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "building"))
     choose(g, kind="action", action="building")
     choose(g, kind="pick", slot=0)
@@ -32,7 +33,7 @@ def test_legal_spaces_exclude_road_river_houses_outskirts_squares_and_built_hexe
     city = g.components.city
     put_in_row(g, "B100", 0)
     g.gold[0] = 9
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "building"))
     choose(g, kind="action", action="building")
     choose(g, kind="pick", slot=0)
@@ -72,7 +73,7 @@ def test_old_town_space_is_not_offered_when_the_surcharge_cannot_be_paid():
     g = new_game(4, 1)
     put_in_row(g, "B100", 0)
     g.gold[0] = 2
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "building"))
     choose(g, kind="action", action="building")
     choose(g, kind="pick", slot=0)

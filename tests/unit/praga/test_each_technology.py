@@ -1,5 +1,6 @@
 """One scenario per technology tile not covered elsewhere (seed §技术, levels I-IV)."""
 
+from engine.core import positions
 from engine.praga.crane import claim_wheel
 from engine.praga.rewards import crane_points_tech, gain_corner_tokens
 from engine.praga.tracks import advance_track
@@ -13,7 +14,7 @@ def with_tech(g, tid, seat=0, kept=False, since=-1):
     if kept:
         g.unused_techs[seat].append(t)
     g.wealth_bonuses = [7] * g.players
-    g._decision = None
+    positions.reload(g)
     return t
 
 
@@ -41,7 +42,7 @@ def test_t1crane_adds_one_point_once_a_turn_when_taking_a_tile_scores():
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
     g.slot_tile[(8 - g.crane_rotation) % 12] = 5  # 2 blue points
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="take_tile", tile=5)
     assert g.score[0] == 2 + 1
 
@@ -49,7 +50,7 @@ def test_t1crane_adds_one_point_once_a_turn_when_taking_a_tile_scores():
 def build(g, text, space=57):
     put_in_row(g, text, 0)
     g.gold[0], g.stone[0] = 9, 9
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "building"))
     choose(g, kind="action", action="building")
     choose(g, kind="pick", slot=0)
@@ -93,7 +94,7 @@ def test_t2wall_wall_with_the_hunger_wall_icon_pays_gold_and_a_point():
     with_tech(g, "T2wall")
     put_in_row(g, "W100", 0)  # Hunger Wall icon, cost 2 stone, 2 points
     g.gold[0], g.stone[0] = 0, 2
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "wall"))
     gold = g.gold[0]
     choose(g, kind="action", action="wall")
@@ -115,7 +116,7 @@ def test_t3climb_moves_up_ignoring_the_crossing_cost():
     with_tech(g, "T3climb", kept=True)
     g.structure_pos[0][1] = [1, 0]
     g.gold[0] = g.stone[0] = 0
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="use_tech", tech="T3climb")
     choose(g, kind="structure", structure="cathedral")
     assert g.structure_pos[0][1][0] == 2
@@ -141,7 +142,7 @@ def test_t4building_discounts_the_total_cost_by_two_gold():
     with_tech(g, "T4building", kept=True)
     put_in_row(g, "B100", 0)  # 2 gold
     g.gold[0] = 1
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="use_tech", tech="T4building")
     choose(g, kind="pick", slot=0)
     choose(g, kind="space", hex=1)  # Old Town: +1 gold surcharge, 2 points
@@ -153,7 +154,7 @@ def test_t4wall_discounts_two_stone():
     with_tech(g, "T4wall", kept=True)
     put_in_row(g, "W102", 0)  # 4 stone
     g.stone[0] = 2
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="use_tech", tech="T4wall")
     choose(g, kind="pick", slot=0)
     assert g.stone[0] == 0 and g.score[0] == 6
@@ -188,7 +189,7 @@ def test_t1crane_counts_the_wheels_points_too_but_only_once_a_turn():
     slot = g.slot_tile.index(5)
     g.slot_tile[slot] = -1
     g.slot_tile[4] = 5  # wheel slot 4: S or 2 points; its frame space is not blue
-    g._decision = None
+    positions.reload(g)
     frame = g.components.crane["frame"][(4 + g.crane_rotation) % 12]
     assert not frame.get("points") and not frame.get("cost")
     choose(g, kind="take_tile", tile=5)

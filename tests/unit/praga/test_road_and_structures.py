@@ -3,6 +3,7 @@
 import pytest
 
 from engine import ConfigError
+from engine.core import positions
 from engine.praga.structures import climb, lateral, structure
 
 from .helpers import PRAGA, choose, give_tile_on_crane, has_option, new_game
@@ -10,7 +11,7 @@ from .helpers import PRAGA, choose, give_tile_on_crane, has_option, new_game
 
 def road(g, eggs=0):
     g.eggs[g.active] = eggs
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "road"))
     choose(g, kind="action", action="road")
 
@@ -20,7 +21,7 @@ def test_street_sections_give_the_free_effect_and_the_egg_effect_only_for_an_egg
     road(g, eggs=0)
     assert g.road_built[0] == 1
     g.gold[0] = 3
-    g._decision = None
+    positions.reload(g)
     assert has_option(g, kind="road_effect", effect="free")
     assert not has_option(g, kind="road_effect", effect="egg")
     choose(g, kind="road_effect", effect="free")  # section I: pay 1 gold for 4 points
@@ -44,12 +45,12 @@ def test_section_iv_needs_an_egg_draws_three_keeps_one_and_lays_a_plank():
     g = new_game(2, 1)
     g.road_built[0] = 3
     g.eggs[0] = 0
-    g._decision = None
+    positions.reload(g)
     take = give_tile_on_crane(g, "road")
     g.apply(take)
     assert not has_option(g, kind="action", action="road")
     g.eggs[0] = 1
-    g._decision = None
+    positions.reload(g)
     stack = list(g.iv_stack)
     choose(g, kind="action", action="road")
     d = g.decision()
@@ -105,7 +106,7 @@ def test_replacement_tiles_change_the_egg_free_effects():
     g.road_built[0] = 2
     g.stone[0] = 9
     g.wealth_bonuses[0] = 7
-    g._decision = None
+    positions.reload(g)
     g.apply(give_tile_on_crane(g, "wall"))
     choose(g, kind="action", action="wall")
     choose(g, kind="pick", slot=0)
@@ -125,12 +126,12 @@ def test_climbing_costs_two_silver_windows_and_crossing_a_tier_costs_gold_and_st
     g.silver_windows[0] = 4
     g.silver_window_supply -= 4
     g.gold[0] = g.stone[0] = 0
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="climb", structure="hunger_wall")
     assert g.structure_pos[0][0] == [1, 0] and g.silver_windows[0] == 2
     assert not has_option(g, kind="climb", structure="hunger_wall"), "crossing I->II costs"
     g.gold[0] = g.stone[0] = 1
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="climb", structure="hunger_wall")
     assert g.structure_pos[0][0][0] == 2 and (g.gold[0], g.stone[0]) == (0, 0)
 
@@ -161,7 +162,7 @@ def test_an_up_arrow_across_a_tier_asks_whether_to_pay_the_crossing():
     g.structure_pos[0][0] = [r, components - 1]
     g.gold[0] = g.stone[0] = 5
     lateral(g, 0, 0)
-    g._decision = None
+    positions.reload(g)
     d = g.decision()
     assert d.kind == "arrow_up" and [o["take"] for o in d.options] == [False, True]
     choose(g, kind="arrow_up", take=True)
@@ -174,7 +175,7 @@ def test_reaching_the_cathedrals_top_tier_takes_one_of_its_v_tiles():
     g.gold[0], g.stone[0] = 5, 5
     g.wealth_bonuses[0] = 7
     climb(g, 0, 1, free=False)
-    g._decision = None
+    positions.reload(g)
     assert g.decision().kind == "bridge_v"
     assert len(g.decision().options) == 3
     g.apply(0)
@@ -197,7 +198,7 @@ def test_seed_cathedral_example_order_climb_onto_an_up_arrow_pay_the_crossing_th
     g.silver_window_supply -= 2
     g.gold[0] = g.stone[0] = 1
     g.t_lateral_moves[1] = 1
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="climb", structure="cathedral")
     assert g.decision().kind == "arrow_up"
     choose(g, kind="arrow_up", take=True)
@@ -214,7 +215,7 @@ def test_a_second_road_action_in_a_turn_keeps_the_first_sections_effects_pending
     g.gold_windows[0], g.silver_windows[0] = 2, 0
     g.gold_window_supply -= 2
     g.gold[0] = 3
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="extra_action", action="road", pay="gold_gold")
     assert g.road_built[0] == 2
     assert has_option(g, kind="road_effect", effect="free", section=1)

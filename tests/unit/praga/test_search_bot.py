@@ -81,7 +81,9 @@ def test_choices_do_not_depend_on_what_is_hidden_from_the_bot():
         for pile in [*twin.stacks.values(), *twin.tech_stacks.values(), twin.iv_stack]:
             pile.reverse()
         twin.v_bridge, twin.v_cathedral = twin.v_cathedral[::-1], twin.v_bridge[::-1]
-        twin._chance._rng = Rng(999)
+        position = twin.position()  # and the generator draws another future
+        position["chance"]["rng"] = list(Rng(999).getstate())
+        twin = PRAGA.load_position(position)
         obs, twin_obs = state.observation(seat), twin.observation(seat)
         assert obs == twin_obs
         options = state.decision().options

@@ -3,6 +3,7 @@
 import pytest
 
 from engine import ConfigError
+from engine.core import positions
 from engine.praga.geometry import ACTIONS
 
 from .helpers import PRAGA, choose, new_game
@@ -99,7 +100,7 @@ def test_refresh_and_extra_action_may_come_before_taking_a_tile():
     g = new_game(2, 1)
     g.gold_windows[0] = 2
     g.gold_window_supply -= 2
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="refresh", row="upgrade", slots=[0, 1], pay="gold")
     choose(g, kind="extra_action", action="mines", pay="gold_gold")
     choose(g, kind="mine", mode="produce")

@@ -1,5 +1,6 @@
 """Scenario tests: technology track, Charles University, technologies by level."""
 
+from engine.core import positions
 from engine.core.positions import edited
 from engine.praga.board import place_board_tile
 from engine.praga.crane import claim_wheel
@@ -74,7 +75,7 @@ def test_a_technology_action_triggers_the_upgrade_bonus_and_is_not_the_extra_act
     t = g.components.tech_index["T4upgrade"]
     g.techs[0].append([t, 0, False])
     g.unused_techs[0].append(t)
-    g._decision = None
+    positions.reload(g)
     put_in_row(g, "U105", 0)
     choose(g, kind="use_tech", tech="T4upgrade")
     assert g.gold_windows[0] == 1
@@ -89,7 +90,7 @@ def test_production_technology_is_not_the_mines_action():
     t = g.components.tech_index["T3gold"]
     g.techs[0].append([t, 0, False])
     g.unused_techs[0].append(t)
-    g._decision = None
+    positions.reload(g)
     gold, stone = g.gold[0], g.stone[0]
     choose(g, kind="use_tech", tech="T3gold")
     assert (g.gold[0], g.stone[0]) == (gold + 3, stone + 2)
@@ -128,7 +129,7 @@ def test_square_technology_gives_both_rewards_of_a_chosen_square():
     t = g.components.tech_index["T4square"]
     g.techs[0].append([t, 0, False])
     g.unused_techs[0].append(t)
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="use_tech", tech="T4square")
     gold, stone, score = g.gold[0], g.stone[0], g.score[0]
     choose(g, kind="square", square="P02")
@@ -147,7 +148,7 @@ def test_square_technology_on_the_seed_square_gives_one_move_of_two_and_the_thre
     g.unused_techs[0].append(t)
     g.wealth_bonuses = [7] * 4
     g.gold[0] = 0
-    g._decision = None
+    positions.reload(g)
     choose(g, kind="use_tech", tech="T4square")
     choose(g, kind="square", square="P01")
     assert g.gold[0] == 3

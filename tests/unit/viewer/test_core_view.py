@@ -125,3 +125,10 @@ def test_the_viewers_data_holds_every_perspective_asked_for(record):
         assert view.decode_perspective(data, name) == expected
     if record["title"] == "praga":  # its full view differs from the public one at a few choices
         assert data["perspectives"]["all"]["base"] == "public"
+
+
+def test_a_downloaded_records_decision_notes_reach_the_offline_viewer():
+    record = citadels_record()
+    assert view.viewer_data(record, ["public"])["decision_logs"] == {}
+    served = {**record, "decision_logs": {"0": {"3": "seat 0 reasons at 3"}}}
+    assert view.viewer_data(served, ["public"])["decision_logs"] == served["decision_logs"]
