@@ -75,7 +75,7 @@ def ratings_selection_from(params, title: str | None = None) -> RatingsSelection
         text = text.strip()
         if not text:
             continue
-        if not text.isdigit() or int(text) > 2**63 - 1:
+        if not (text.isascii() and text.isdigit()) or int(text) > 2**63 - 1:
             raise SelectionError(f"bots: bot ids are whole numbers, not {text!r}")
         bots.append(int(text))
     if len(bots) > MOST_BOTS:  # counted as given, as the API's schema bounds the list

@@ -59,6 +59,12 @@ def test_a_create_and_the_changes_that_answer_its_object_link_to_the_operations_
     assert "links" not in paths["/api/v1/bots/{id}/withdraw/"]["post"]["responses"]["200"]
 
 
+@pytest.mark.parametrize("number", ["0.0", "1_0", " 3", "\u0663"])  # the last: Arabic 3
+def test_an_id_filter_takes_ascii_digits_only(as_, toy_title, number):
+    response = as_("anonymous").get("/api/v1/title-ratings/", {"players": number})
+    assert "players" in error_of(response, 400)["fields"]
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -70,6 +70,9 @@ def test_the_api_refuses_an_empty_title_and_more_bots_than_its_schema_allows(cli
     many = client.get(f"/api/v1/analytics/ratings/?{repeated}")
     assert many.status_code == 400 and "bots" in many.json()["error"]["fields"]
     assert client.get(f"/api/v1/analytics/ratings/?{repeated[7:]}").status_code == 200
+    # digits of other scripts: "²" int() cannot read (it was a 500), "٣" it reads as 3
+    for query in ("ratings/?bots=\u00b2", "seats/?players=\u0663"):
+        assert client.get(f"/api/v1/analytics/{query}").status_code == 400, query
 
 
 def test_the_characters_page_lists_base_and_dark_city_characters_with_the_bias_note(
