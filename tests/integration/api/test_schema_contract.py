@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import FlakyStrategyDefinition
 from hypothesis.stateful import run_state_machine_as_test
 from rest_framework.authtoken.models import Token
 
@@ -52,9 +53,12 @@ def served_schema(live_server, toy_title, settings, tmp_path):
     # are emptied, and keep that test's games waiting behind them.
     settings.ARENA_GAMES_IN_FLIGHT = settings.ARENA_LADDER_IN_FLIGHT = 0
     alice = make_user("alice")
-    versions = [make_builtin(alice, name=f"bot-{i}") for i in range(4)]
-    ENTRANTS["toy"] = Entrants("toy", (2, 4), tuple(v.pk for v in versions))
-    versions = versions[:2]
+    versions = [make_builtin(alice, name=f"bot-{i}") for i in range(2)]
+    # The generated tournaments' entrants: another player's, whom alice's token cannot
+    # withdraw (after which every later create would be a 400).
+    house = make_user("house")
+    entrants = [make_builtin(house, name=f"house-{i}") for i in range(4)]
+    ENTRANTS["toy"] = Entrants("toy", (2, 4), tuple(v.pk for v in entrants))
     # Rows written directly, not played: a session's Celery workers, started by another test
     # of this process, would take games this live-server test commits.
     played = make_tournament(alice, versions, name="Contract cup")
@@ -88,6 +92,15 @@ generated = settings(
 )
 
 
+STATEFUL = settings(
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    database=None,
+    stateful_step_count=6,
+)
+
+
 @schema.parametrize()
 @generated
 def test_every_operation_holds_to_the_schema_anonymously(case):
@@ -102,8 +115,8 @@ def test_every_operation_holds_to_the_schema_with_a_token(case):
 
 
 def test_sequences_of_calls_along_the_schemas_links_hold_to_it(served_schema):
-    """Signed in as alice, whose ready bots the generated tournaments enter
-    (tests.support.contract_hooks): generated tournaments, each followed along its links
+    """Signed in as alice, generated tournaments entering ready bots of the house's
+    (tests.support.contract_hooks), each followed along its links
     through start, pause, resume and cancel, every change a success; then the stateful
     phase, creates followed along their links at random. Every call holds to the schema,
     every check."""
@@ -120,18 +133,33 @@ def test_sequences_of_calls_along_the_schemas_links_hold_to_it(served_schema):
             super().after_call(response, case)
             answered[case.operation.label, response.status_code // 100] += 1
 
-    run_state_machine_as_test(
-        SignedIn,
-        settings=settings(
-            max_examples=cases(FULL_EXAMPLES),
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-            stateful_step_count=6,
-        ),
-    )
+        def teardown(self):
+            super().teardown()
+            answered["scenarios"] += 1
+
+    run_scenarios(SignedIn, answered, cases(FULL_EXAMPLES))
     # What the random sequences reached (pytest -s shows it): how many 2xx of each change.
-    print({name: answered[f"{CHANGE}{name}/", 2] for name in STATUS_AFTER}, sum(answered.values()))
+    print({name: answered[f"{CHANGE}{name}/", 2] for name in STATUS_AFTER}, answered["scenarios"])
+
+
+def run_scenarios(machine, answered: Counter, count: int) -> None:
+    """Run ``count`` scenarios of ``machine``, whose teardown counts them in ``answered``.
+
+    The scenarios share one server, so a choice hypothesis replays can meet another state
+    (a name taken since, a bot withdrawn) and other rules valid: hypothesis calls that a
+    FlakyStrategyDefinition, a fault of the generation, not of the API. As schemathesis's own
+    runner does, the run goes on with the scenarios left (drawn afresh: the same draws would
+    meet the same state); a failure that does not replay (FlakyFailure) still fails."""
+    for attempt in range(3):
+        left = count - answered["scenarios"]
+        try:
+            run_state_machine_as_test(
+                machine, settings=settings(STATEFUL, max_examples=left, derandomize=not attempt)
+            )
+            return
+        except FlakyStrategyDefinition:
+            if attempt == 2 or answered["scenarios"] >= count:
+                raise
 
 
 def walk_tournaments(schema) -> list[int]:
