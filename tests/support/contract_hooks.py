@@ -3,14 +3,15 @@
 No JSON Schema can say which ids are ready versions of a title, nor the title's seat range:
 left to chance, a generated ``POST tournaments/`` is a 400 and the stateful phase reaches
 ``start``, ``pause``, ``resume`` and ``cancel`` with made-up ids (404). This hook gives each
-positive case of that create a player's real ready versions, a seat count of the title's and
-no rule options; the name, format, time control and seed stay generated. Negative cases are
-left as generated (they must still be refused).
+positive case of that create real ready versions, a seat count of the title's, small rounds
+and no rule options; the name, format, time control and seed stay generated. Negative cases
+are left as generated (they must still be refused).
 
 The suite registers it on its schema (tests/integration/api/test_schema_contract.py). For
-``schemathesis run`` against a server, name the player's versions in the environment:
+``schemathesis run`` against a server, name the versions in the environment: another
+player's, such as the house bots, since the run withdraws the token's own bots:
 
-    ARENA_CONTRACT_ENTRANTS='{"title": "citadels", "seats": [2, 4], "versions": [5, 6, 7, 8]}' \\
+    ARENA_CONTRACT_ENTRANTS='{"title": "citadels", "seats": [2, 3], "versions": [1, 2, 3, 10]}' \\
     SCHEMATHESIS_HOOKS=tests.support.contract_hooks .venv/bin/schemathesis run ...
 """
 
@@ -32,7 +33,7 @@ MAX_LADDER_GAMES = 8
 
 @dataclass(frozen=True)
 class Entrants:
-    """Ready versions of one title, all the caller's or any, and the seat counts to play."""
+    """Ready versions of one title and the seat counts to play."""
 
     title: str
     seats: tuple[int, int]

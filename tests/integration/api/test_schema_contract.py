@@ -139,7 +139,8 @@ def test_sequences_of_calls_along_the_schemas_links_hold_to_it(served_schema):
 
     run_scenarios(SignedIn, answered, cases(FULL_EXAMPLES))
     # What the random sequences reached (pytest -s shows it): how many 2xx of each change.
-    print({name: answered[f"{CHANGE}{name}/", 2] for name in STATUS_AFTER}, answered["scenarios"])
+    reached = {name: answered[f"{CHANGE}{name}/", 2] for name in STATUS_AFTER}
+    print(f"walked {len(walked)}; {answered['scenarios']} scenarios, 2xx: {reached}")
 
 
 def run_scenarios(machine, answered: Counter, count: int) -> None:
