@@ -23,6 +23,7 @@ from arena.api.schema import ErrorSerializer
 from . import tables
 from .pages import PAGES
 from .queries import SelectionError
+from .queries_ratings import MOST_BOTS
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -79,11 +80,15 @@ BOTS_FILTER = OpenApiParameter(
     "bots",
     # An array schema written out: drf-spectacular takes ``many=True`` only with a basic type
     # and would drop the bounds schemathesis relies on.
-    {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+        "maxItems": MOST_BOTS,
+    },
     style="form",
     explode=True,
-    description="bot ids whose ratings are drawn (repeat; at most 20); none: the bots with "
-    "the most games",
+    description=f"bot ids whose ratings are drawn (repeat; at most {MOST_BOTS}); none: the "
+    "bots with the most games",
 )
 TYPED_FILTERS = ("tournament", "bot", "bot_version", "players", "since", "until")
 
@@ -101,8 +106,9 @@ class AnalyticsView(APIView):
         if request.query_params.get("format") not in (None, "json", "csv"):
             raise ValidationError({"format": ["json or csv."]})
         # The web form sends an empty field for "any"; over the API a typed parameter given
-        # empty is a mistake to name, as the schema says it is a number or a date.
+        # empty is a mistake to name, as the schema says it is a number, a date or a title.
         typed = TYPED_FILTERS + (("bots",) if page.picks_bots else ())
+        typed += ("title",) if page.title is None else ()
         empty = [
             n for n in typed if n in request.query_params and not request.query_params[n].strip()
         ]

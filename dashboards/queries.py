@@ -89,7 +89,7 @@ def _whole(params, name: str) -> int | None:
     text = (params.get(name) or "").strip()
     if not text:
         return None
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit int() cannot read
         raise SelectionError(f"{name}: a whole number, not {text!r}")
     if int(text) > BIGGEST:
         raise SelectionError(f"{name}: at most {BIGGEST}, not {text}")

@@ -75,11 +75,11 @@ def ratings_selection_from(params, title: str | None = None) -> RatingsSelection
         text = text.strip()
         if not text:
             continue
-        if not text.isdigit() or int(text) > 2**63 - 1:
+        if not (text.isascii() and text.isdigit()) or int(text) > 2**63 - 1:
             raise SelectionError(f"bots: bot ids are whole numbers, not {text!r}")
         bots.append(int(text))
-    if len(set(bots)) > MOST_BOTS:
-        raise SelectionError(f"bots: choose at most {MOST_BOTS} bots, not {len(set(bots))}")
+    if len(bots) > MOST_BOTS:  # counted as given, as the API's schema bounds the list
+        raise SelectionError(f"bots: choose at most {MOST_BOTS} bots, not {len(bots)}")
     return RatingsSelection(**base.__dict__, bots=tuple(sorted(set(bots))))
 
 

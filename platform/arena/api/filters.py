@@ -6,9 +6,11 @@ naming it."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import Exists, OuterRef
 from django_filters import rest_framework as filters
@@ -22,10 +24,19 @@ from arena.tournaments.models import Tournament
 
 from .fields import ID_SCHEMA, INT_MAX, INT_MIN
 
+# A whole number as the schema's integer is written: not 6.0, 1_000, " 6" or another script's
+# digits, all of which Python's int() (and so Django's IntegerField) takes.
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
 
 class IdFormField(forms.IntegerField):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, min_value=INT_MIN, max_value=INT_MAX, **kwargs)
+
+    def to_python(self, value):
+        if value not in self.empty_values and not WHOLE_NUMBER.fullmatch(str(value)):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 @extend_schema_field(ID_SCHEMA)

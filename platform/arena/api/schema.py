@@ -43,24 +43,37 @@ class ErrorSerializer(serializers.Serializer):
 def link_created_objects(result, generator, request, public):
     """Postprocessing hook: each create's 201 links to every operation on the object it made
     (``POST tournaments/`` to ``tournaments/{id}/start/`` and the rest, its id from the
-    answer's body), so clients and schemathesis's stateful phase reuse what they created."""
+    answer's body), and so does each action on it that answers the object (``start``'s 200 to
+    ``pause``, ``pause``'s to ``resume``), so clients and schemathesis's stateful phase reuse
+    what they created and follow it through its states."""
     paths = result["paths"]
     for collection, operations in paths.items():
         created = operations.get("post", {}).get("responses", {}).get("201")
         if created is None:
             continue
-        links = {}
-        for path, others in paths.items():
-            if not path.startswith(collection + "{id}/"):
-                continue
-            for operation in others.values():
-                links[operation["operationId"]] = {
-                    "operationId": operation["operationId"],
-                    "parameters": {"id": "$response.body#/id"},
-                }
-        if links:
-            created["links"] = links
+        on_object = {
+            path: others for path, others in paths.items() if path.startswith(collection + "{id}/")
+        }
+        links = {
+            operation["operationId"]: {
+                "operationId": operation["operationId"],
+                "parameters": {"id": "$response.body#/id"},
+            }
+            for others in on_object.values()
+            for operation in others.values()
+        }
+        if not links:
+            continue
+        created["links"] = links
+        for others in on_object.values():
+            answer = others.get("post", {}).get("responses", {}).get("200")
+            if answer is not None and _body_schema(answer) == _body_schema(created):
+                answer["links"] = links
     return result
+
+
+def _body_schema(response):
+    return response.get("content", {}).get("application/json", {}).get("schema")
 
 
 def closed_request_bodies(result, generator, request, public):

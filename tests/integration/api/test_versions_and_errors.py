@@ -46,6 +46,25 @@ def test_the_schema_describes_v1_and_each_operations_errors(client):
     assert client.get("/api/schema/").status_code == 200
 
 
+def test_a_create_and_the_changes_that_answer_its_object_link_to_the_operations_on_it(client):
+    paths = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()["paths"]
+    created = paths["/api/v1/tournaments/"]["post"]["responses"]["201"]["links"]
+    started = paths["/api/v1/tournaments/{id}/start/"]["post"]["responses"]["200"]["links"]
+    assert started == created
+    assert started["tournaments_pause_create"] == {
+        "operationId": "tournaments_pause_create",
+        "parameters": {"id": "$response.body#/id"},
+    }
+    # a bot's withdrawal answers its versions, not the bot: no links
+    assert "links" not in paths["/api/v1/bots/{id}/withdraw/"]["post"]["responses"]["200"]
+
+
+@pytest.mark.parametrize("number", ["0.0", "1_0", " 3", "\u0663"])  # the last: Arabic 3
+def test_an_id_filter_takes_ascii_digits_only(as_, toy_title, number):
+    response = as_("anonymous").get("/api/v1/title-ratings/", {"players": number})
+    assert "players" in error_of(response, 400)["fields"]
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -59,6 +59,22 @@ def test_bad_filters_get_a_message_not_an_error_page(client, history):
     )
 
 
+def test_the_api_refuses_an_empty_title_and_more_bots_than_its_schema_allows(client):
+    empty = client.get("/api/v1/analytics/seats/?title=&bot=1")
+    assert empty.status_code == 400 and "title" in empty.json()["error"]["fields"]
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/analytics/ratings/"]["get"]
+    bots = next(p for p in operation["parameters"] if p["name"] == "bots")
+    most = bots["schema"]["maxItems"]
+    repeated = "&".join(["bots=1"] * (most + 1))  # counted as given, not once a bot
+    many = client.get(f"/api/v1/analytics/ratings/?{repeated}")
+    assert many.status_code == 400 and "bots" in many.json()["error"]["fields"]
+    assert client.get(f"/api/v1/analytics/ratings/?{repeated[7:]}").status_code == 200
+    # digits of other scripts: "²" int() cannot read (it was a 500), "٣" it reads as 3
+    for query in ("ratings/?bots=\u00b2", "seats/?players=\u0663"):
+        assert client.get(f"/api/v1/analytics/{query}").status_code == 400, query
+
+
 def test_the_characters_page_lists_base_and_dark_city_characters_with_the_bias_note(
     client, history
 ):
