@@ -20,6 +20,7 @@ empty index is 8 KB) are counted too: use a few hundred games or more.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -43,6 +44,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--title", default="citadels")
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument(
+        "--copies", type=int, default=20,
+        help="measure each table with its rows this many times (ids moved), so that the "
+        "fixed and half-filled pages of a small table do not count as per-game bytes",
+    )  # fmt: skip
     args = parser.parse_args()
     database = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench_records")
     os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
@@ -57,28 +63,45 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.apps import apps as django_apps
     from django.core.management import call_command
 
-    from arena.games.models import Game
+    from arena.games.models import Game, GameSeat
     from arena.games.record_formats import convert_stored
+    from arena.games.results import drop_replayable, store_replayed
     from arena.games.totals import fold_pending
+
+    slim = importlib.import_module("arena.games.migrations.0018_slim_game_rows")
+    options_from_tournaments = slim.options_from_tournaments
+    options_to_tournaments = slim.options_to_tournaments
 
     call_command("migrate", verbosity=0)
     stored = _store_games(args.title, args.games)
-    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact rows,
-    # PostgreSQL's default toast_tuple_target.
+    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact and
+    # seat rows, each game's options, statistics and seats' score details stored (written
+    # back as migration 0018 does going back), PostgreSQL's default toast_tuple_target.
     convert_stored(Game, 2)
-    before = _sizes(storage_options=False)
+    options_from_tournaments(django_apps, _Editor())
+    store_replayed(Game, GameSeat)
+    before = _sizes(storage_options=False, copies=args.copies)
     record_before = _record_bytes(stored)
-    # After: folded as the dashboards (or the beat) fold, which deletes the fact rows; the
-    # records packed as migration 0013 packs them (timed); the tables' storage options.
+    # After: folded as the dashboards (or the beat) fold, which deletes the fact and seat
+    # rows; the records packed as migration 0013 packs them (timed); the options, statistics
+    # and details left to the tournament and the record as migration 0018 leaves them; the
+    # tables' storage options.
     fold_pending()
     began = time.perf_counter()
     converted, _ = convert_stored(Game, 3)
     rate = converted / (time.perf_counter() - began)
-    after = _sizes(storage_options=True)
+    options_to_tournaments(django_apps, _Editor())
+    drop_replayable(Game, GameSeat)
+    after = _sizes(storage_options=True, copies=args.copies)
     record_after = _record_bytes(stored)
-    print(f"{args.title}, {stored} 4-player games stored; bytes per game (heap + TOAST + indexes)")
+    print(
+        f"{args.title}, {stored} 4-player games stored, measured as {stored * args.copies} "
+        "(each table's rows copied that many times with their ids moved); bytes per game "
+        "(heap + TOAST + indexes)"
+    )
     print(f"{'table':28} {'before':>9} {'after':>9}")
     for table in (*PER_GAME, "games_game heap", "games_game TOAST", "games_game indexes"):
         print(f"{table:28} {before[table] / stored:9.0f} {after[table] / stored:9.0f}")
@@ -100,11 +123,26 @@ def main() -> None:
         c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
-def _sizes(*, storage_options: bool) -> dict[str, int]:
-    """Each table's bytes, TOAST and indexes included, counting live rows only: each is
-    copied into a fresh table of the same definition (and storage options, if asked),
-    which is measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
-    still see, and on a shared server one usually is open.)"""
+class _Editor:
+    """What a migration's RunPython function reads of its schema editor."""
+
+    class connection:  # noqa: N801
+        alias = "default"
+
+
+# Columns that identify a game's rows: moved by a multiple of this in each copy.
+MOVED = ("id", "game_id", "number")
+MOVE = 10_000_000
+
+
+def _sizes(*, storage_options: bool, copies: int) -> dict[str, int]:
+    """Each table's bytes per ``copies`` of its rows, TOAST and indexes included, counting
+    live rows only: each is copied ``copies`` times into a fresh table of the same definition
+    (and storage options, if asked), its id, game id and game number moved by a multiple of
+    MOVE in each copy, in id order (the order a worker writes them), which is measured. So a per-game figure is what each game adds to a
+    large table (the issue's 1 M games), not a small table's fixed and half-filled pages.
+    (VACUUM FULL keeps the dead rows that any transaction on the server might still see, and
+    on a shared server one usually is open.)"""
     from django.db import connection
 
     sizes = {}
@@ -115,18 +153,30 @@ def _sizes(*, storage_options: bool) -> dict[str, int]:
             cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
             if options and storage_options:
                 cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
-            cursor.execute(f"INSERT INTO bench_copy SELECT * FROM {table}")
+            cursor.execute(
+                "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
+                "AND NOT attisdropped ORDER BY attnum",
+                [table],
+            )
+            names = [row[0] for row in cursor.fetchall()]
+            for copy in range(copies):
+                moved = ", ".join(
+                    f'"{c}" + {copy * MOVE}' if c in MOVED else f'"{c}"' for c in names
+                )
+                cursor.execute(
+                    f"INSERT INTO bench_copy OVERRIDING SYSTEM VALUE SELECT {moved} FROM {table} ORDER BY id"
+                )
             cursor.execute(
                 "SELECT pg_total_relation_size(oid), pg_relation_size(oid), "
                 "pg_total_relation_size(reltoastrelid), pg_indexes_size(oid) "
                 "FROM pg_class WHERE relname = 'bench_copy'"
             )
             total, heap, toast, indexes = cursor.fetchone()
-            sizes[table] = total
+            sizes[table] = total / copies
             if table == "games_game":
-                sizes["games_game heap"] = heap
-                sizes["games_game TOAST"] = toast
-                sizes["games_game indexes"] = indexes
+                sizes["games_game heap"] = heap / copies
+                sizes["games_game TOAST"] = toast / copies
+                sizes["games_game indexes"] = indexes / copies
             cursor.execute("DROP TABLE bench_copy")
     return sizes
 

@@ -95,7 +95,11 @@ class TitleRatingChange(models.Model):
         TitleRating, on_delete=models.CASCADE, related_name="history", db_index=False
     )
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    bot_version = models.ForeignKey("bots.BotVersion", on_delete=models.CASCADE, related_name="+")
+    # No index: nothing reads these by version (a version that played is protected by its
+    # seats, so deleting one finds none to cascade to).
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()
