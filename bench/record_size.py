@@ -1,20 +1,23 @@
-"""Bytes per stored 4-player game in PostgreSQL, by table (heap, TOAST and indexes), with the
-replay records as format 2 lists (before) and packed as format 3 (after), in one run.
+"""Bytes per stored 4-player game in PostgreSQL, by table (heap, TOAST and indexes), as the
+tree before issue 25 kept a game and as it keeps one now, in one run.
 
-    .venv/bin/python bench/record_size.py [--title citadels] [--games 300]
+    .venv/bin/python bench/record_size.py [--title citadels] [--games 300] [--copies 20]
 
 Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
 ``arena_bench_records``), plays ``--games`` 4-player games between built-in bots in-process
 through the worker's store (a round robin of four versions: seats, analytics rows, rating
-changes as a worker writes them). Before: the records rewritten as format 2 (as migration 0013
-does going back), every fact row kept, PostgreSQL's default storage options, as the tree before
-issue 25 kept them. After: the games folded into the dashboards' totals (which deletes their fact
-rows; games not folded yet keep theirs, about 15 KB a game), the records packed as migration
-0013 packs them (timed), the tables' storage options. Each measurement is of a fresh copy of
-each table's live rows. Prints each
-table that grows with the games (bytes per game before and after), the total, and the
-conversion's rate (records replayed and rewritten per second). A table's fixed pages (an
-empty index is 8 KB) are counted too: use a few hundred games or more.
+changes as a worker writes them). Before: the same games as the tree before issue 25 kept them
+(each step written back as its migration does going back): format 2 records (0013), every
+fact and analytics seat row (0014, 0018), each game's options, statistics and seats' score
+details (0018), the rating changes' values before (ratings 0004), the indexes and storage
+options of then. After: the games folded into the dashboards' totals (which deletes their fact
+and seat rows; games not folded yet keep theirs, about 16 KB a game), the records packed as
+migration 0013 packs them (timed), the rest as migrations 0018 and ratings 0004 leave them,
+the tables' storage options. Each measurement is of fresh copies of each table's live rows,
+``--copies`` times over with their ids moved, in id order: what a game adds to a large table
+(the issue's "at 1 M games"), without a small table's fixed and half-filled pages. Prints
+each table that grows with the games (bytes per game before and after), the total, and the
+conversion's rate (records replayed and rewritten per second).
 """
 
 from __future__ import annotations
@@ -72,17 +75,23 @@ def main() -> None:
     from arena.games.totals import fold_pending
 
     slim = importlib.import_module("arena.games.migrations.0018_slim_game_rows")
-    options_from_tournaments = slim.options_from_tournaments
-    options_to_tournaments = slim.options_to_tournaments
+    history = importlib.import_module("arena.ratings.migrations.0004_narrower_rating_history")
 
     call_command("migrate", verbosity=0)
     stored = _store_games(args.title, args.games)
     # Before: as the tree before issue 25 kept them: format 2 records, every game's fact and
-    # seat rows, each game's options, statistics and seats' score details stored (written
-    # back as migration 0018 does going back), PostgreSQL's default toast_tuple_target.
+    # seat rows, each game's options, statistics and seats' score details, the rating
+    # changes' values before, the title points' ordinals and versions (each written back as
+    # migrations 0018 and ratings 0004 do going back), an empty {} for no decision notes, the
+    # title points' version index, PostgreSQL's default toast_tuple_target and storage of
+    # the record.
     convert_stored(Game, 2)
-    options_from_tournaments(django_apps, _Editor())
+    slim.options_from_tournaments(django_apps, _Editor())
     store_replayed(Game, GameSeat)
+    history.write_derived(django_apps, _Editor())
+    history.write_ordinals(django_apps, _Editor())
+    history.write_versions(django_apps, _Editor())
+    GameSeat.objects.filter(decision_logs__isnull=True).update(decision_logs={})
     before = _sizes(storage_options=False, copies=args.copies)
     record_before = _record_bytes(stored)
     # After: folded as the dashboards (or the beat) fold, which deletes the fact and seat
@@ -93,8 +102,12 @@ def main() -> None:
     began = time.perf_counter()
     converted, _ = convert_stored(Game, 3)
     rate = converted / (time.perf_counter() - began)
-    options_to_tournaments(django_apps, _Editor())
+    slim.options_to_tournaments(django_apps, _Editor())
     drop_replayable(Game, GameSeat)
+    history.null_derivable(django_apps, _Editor())
+    history.null_ordinals(django_apps, _Editor())
+    history.null_versions(django_apps, _Editor())
+    GameSeat.objects.filter(decision_logs={}).update(decision_logs=None)
     after = _sizes(storage_options=True, copies=args.copies)
     record_after = _record_bytes(stored)
     print(
@@ -126,8 +139,18 @@ def main() -> None:
 class _Editor:
     """What a migration's RunPython function reads of its schema editor."""
 
-    class connection:  # noqa: N801
-        alias = "default"
+    @property
+    def connection(self):
+        from django.db import connection
+
+        return connection
+
+
+# What the tables had before issue 25 that the schema no longer has (the "before" copies).
+BEFORE_SCHEMA = {
+    "games_game": ["ALTER TABLE bench_copy ALTER COLUMN record SET STORAGE EXTENDED"],
+    "ratings_titleratingchange": ["CREATE INDEX ON bench_copy (bot_version_id)"],
+}
 
 
 # Columns that identify a game's rows: moved by a multiple of this in each copy.
@@ -138,8 +161,9 @@ MOVE = 10_000_000
 def _sizes(*, storage_options: bool, copies: int) -> dict[str, int]:
     """Each table's bytes per ``copies`` of its rows, TOAST and indexes included, counting
     live rows only: each is copied ``copies`` times into a fresh table of the same definition
-    (and storage options, if asked), its id, game id and game number moved by a multiple of
-    MOVE in each copy, in id order (the order a worker writes them), which is measured. So a per-game figure is what each game adds to a
+    (and storage options, if asked; else the schema of before, BEFORE_SCHEMA), its id, game
+    id and game number moved by a multiple of MOVE in each copy, in id order (the order a
+    worker writes them), which is measured. So a per-game figure is what each game adds to a
     large table (the issue's 1 M games), not a small table's fixed and half-filled pages.
     (VACUUM FULL keeps the dead rows that any transaction on the server might still see, and
     on a shared server one usually is open.)"""
@@ -153,6 +177,8 @@ def _sizes(*, storage_options: bool, copies: int) -> dict[str, int]:
             cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
             if options and storage_options:
                 cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
+            for statement in () if storage_options else BEFORE_SCHEMA.get(table, ()):
+                cursor.execute(statement)
             cursor.execute(
                 "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
                 "AND NOT attisdropped ORDER BY attnum",
@@ -164,7 +190,8 @@ def _sizes(*, storage_options: bool, copies: int) -> dict[str, int]:
                     f'"{c}" + {copy * MOVE}' if c in MOVED else f'"{c}"' for c in names
                 )
                 cursor.execute(
-                    f"INSERT INTO bench_copy OVERRIDING SYSTEM VALUE SELECT {moved} FROM {table} ORDER BY id"
+                    "INSERT INTO bench_copy OVERRIDING SYSTEM VALUE "
+                    f"SELECT {moved} FROM {table} ORDER BY id"
                 )
             cursor.execute(
                 "SELECT pg_total_relation_size(oid), pg_relation_size(oid), "

@@ -280,9 +280,7 @@ RATINGS_UPSERT = build(" ON CONFLICT ({rating.id}) DO UPDATE SET ", **NAMES) + "
 )
 """The tail of the ratings' INSERT: the rating rows exist (made when the tournament
 starts); one upsert rewrites them all."""
-CHANGE_COLUMNS = columns(
-    RatingChange, "rating", "game", "mu_before", "sigma_before", "mu", "sigma", "ordinal"
-)
+CHANGE_COLUMNS = columns(RatingChange, "rating", "game", "mu", "sigma", "ordinal")
 
 
 # -- title ratings -----------------------------------------------------------------------
@@ -399,6 +397,4 @@ TITLE_RATINGS_UPSERT = build(" ON CONFLICT ({title.id}) DO UPDATE SET ", **NAMES
 )
 """The tail of the title ratings' INSERT: the rows exist (TITLE_RATINGS_MISSING made them);
 one upsert rewrites them all."""
-TITLE_POINT_COLUMNS = columns(
-    TitleRatingChange, "title_rating", "game", "bot_version", "mu", "sigma", "ordinal", "at"
-)
+TITLE_POINT_COLUMNS = columns(TitleRatingChange, "title_rating", "game", "mu", "sigma", "at")

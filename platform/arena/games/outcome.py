@@ -39,13 +39,16 @@ class SeatOutcome:
     def faulted(self) -> bool:
         return self.status != GameSeat.Status.OK
 
+    def logs_json(self) -> str | None:
+        """No notes: SQL NULL (5 bytes a seat less than {}, which the reads take alike)."""
+        return to_json(self.decision_logs) if self.decision_logs else None
+
     def row(self, game_id: int) -> list:
         """Its values in ``statements.SEAT_COLUMNS`` order."""
         return [
             game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
             self.winner, self.status, len(self.faults), to_json(self.faults),
-            # no notes: SQL NULL (5 bytes a seat less than {}, which the reads take alike)
-            EMPTY_DETAILS, self.stderr, to_json(self.decision_logs) if self.decision_logs else None,
+            EMPTY_DETAILS, self.stderr, self.logs_json(),
         ]  # fmt: skip
 
 

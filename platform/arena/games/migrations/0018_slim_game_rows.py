@@ -59,12 +59,14 @@ def options_from_tournaments(apps, schema_editor):
 
 def drop_results(apps, schema_editor):
     alias = schema_editor.connection.alias
-    drop_replayable(apps.get_model("games", "Game"), apps.get_model("games", "GameSeat"), using=alias)
+    game, seat = apps.get_model("games", "Game"), apps.get_model("games", "GameSeat")
+    drop_replayable(game, seat, using=alias)
 
 
 def store_results(apps, schema_editor):
     alias = schema_editor.connection.alias
-    store_replayed(apps.get_model("games", "Game"), apps.get_model("games", "GameSeat"), using=alias)
+    game, seat = apps.get_model("games", "Game"), apps.get_model("games", "GameSeat")
+    store_replayed(game, seat, using=alias)
 
 
 def _record_storage(storage: str):
