@@ -99,12 +99,7 @@ def derive_missing_facts(
     the runner folds them. Returns (games derived, games whose record does not replay, which
     stay without facts). A replay costs a few ms: a rebuild of a million games spends hours
     here (docs/scaling.md)."""
-    source = AnalyticsPending.objects.all() if pending_only else stored_games()
-    missing = (
-        source.filter(~Exists(AnalyticsFact.objects.filter(game_id=OuterRef("game_id"))))
-        .values_list("game_id", flat=True)
-        .order_by("game_id")
-    )
+    missing = _without(AnalyticsFact, pending_only)
     derived = failed = 0
     last = 0
     while ids := list(missing.filter(game_id__gt=last)[:batch]):
@@ -131,6 +126,16 @@ def _facts_of(record: dict) -> list[list] | None:
     return fact_rows(title, state)
 
 
+def _without(model, pending_only: bool):
+    """The ids of the pending (else stored) games that have no ``model`` row, in order."""
+    source = AnalyticsPending.objects.all() if pending_only else stored_games()
+    return (
+        source.filter(~Exists(model.objects.filter(game_id=OuterRef("game_id"))))
+        .values_list("game_id", flat=True)
+        .order_by("game_id")
+    )
+
+
 def stored_games():
     """Every game the store wrote analytics rows for, as a queryset of ``game_id``: the
     finished games (the store writes them with the finish; the fold deletes them)."""
@@ -142,12 +147,7 @@ def derive_missing_seats(batch: int = DERIVE_BATCH, *, pending_only: bool = True
     ``pending_only`` false) that has none (folded and deleted), written again from its game
     and GameSeat rows as the store wrote them, ``batch`` games per transaction; how many
     games."""
-    source = AnalyticsPending.objects.all() if pending_only else stored_games()
-    missing = (
-        source.filter(~Exists(AnalyticsSeat.objects.filter(game_id=OuterRef("game_id"))))
-        .values_list("game_id", flat=True)
-        .order_by("game_id")
-    )
+    missing = _without(AnalyticsSeat, pending_only)
     derived = last = 0
     while ids := list(missing.filter(game_id__gt=last)[:batch]):
         last = ids[-1]

@@ -158,13 +158,14 @@ class TitleRatingChange(models.Model):
         from django.db.models import F, OuterRef, Subquery
         from django.db.models.functions import Coalesce
 
-        from arena.bots.models import BotVersion
         from arena.games.models import GameSeat
+
+        version_model = TitleRatingChange._meta.get_field("bot_version").related_model
 
         seated = GameSeat.objects.filter(
             game_id=OuterRef("game_id"), bot_version__bot_id=OuterRef("title_rating__bot_id")
         ).values("bot_version_id")[:1]
-        number = BotVersion.objects.filter(pk=OuterRef("version_id")).values("number")[:1]
+        number = version_model.objects.filter(pk=OuterRef("version_id")).values("number")[:1]
         version = Coalesce(
             F("bot_version_id"), Subquery(seated), output_field=models.BigIntegerField()
         )

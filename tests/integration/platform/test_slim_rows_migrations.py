@@ -5,43 +5,21 @@ versions) as the store wrote them before, and forward again leaves them where th
 them, with the same values."""
 
 import pytest
-from django.utils import timezone
 
 from arena.api.serializers import RatingChangeSerializer
-from arena.games import services, totals
+from arena.games import totals
 from arena.games.models import AnalyticsSeat, Game, GameSeat
 from arena.games.results import game_stats, replayed_result, seat_details
-from arena.games.tasks import run_job
 from arena.ratings.models import RatingChange, TitleRatingChange
-from arena.ratings.services import MODEL, changes_with_before, ensure_ratings
-from arena.tournaments.models import Tournament
-from tests.factories import make_builtin, make_tournament, make_user
+from arena.ratings.services import MODEL, changes_with_before
 from tests.support.migrations import around, migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def folded_games():
-    """Three stored, rated Citadels games, folded into the totals."""
-    alice = make_user("alice")
-    versions = [make_builtin(alice, title="citadels", builtin="builder") for _ in range(3)]
-    tournament = make_tournament(alice, versions, title="citadels", seats=3, rounds=1)
-    # Running, with queued games whose messages are never sent (as test_records_migrations).
-    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-    ensure_ratings(tournament)
-    for number in (1, 2, 3):
-        game = Game.objects.create(
-            tournament=tournament, number=number, seed=number, status="queued",
-            queued_at=timezone.now(),
-        )  # fmt: skip
-        for seat, version in enumerate(versions):
-            GameSeat.objects.create(game=game, seat=seat, bot_version=version)
-        job = services.claim_game(game.pk, worker="w")
-        services.store_game_result(job, run_job(job))
-    totals.fold_pending()
-    yield tournament
-    migrate_to_latest()
+def folded_games(folded_citadels):
+    return folded_citadels
 
 
 def _api_history():

@@ -37,24 +37,32 @@ def _batches(model, using):
         yield chunk[0], last
 
 
-def options_to_tournaments(apps, schema_editor):
+def _each_batch_of_games(apps, schema_editor, change):
+    """``change(games, own)`` for each batch of games, ``own`` their tournament's options."""
     game = apps.get_model("games", "Game")
     tournament = apps.get_model("tournaments", "Tournament")
     alias = schema_editor.connection.alias
     own = Subquery(tournament.objects.filter(pk=OuterRef("tournament_id")).values("options")[:1])
     for first, last in _batches(game, alias):
-        games = game.objects.using(alias).filter(pk__gte=first, pk__lte=last)
-        games.annotate(own=own).filter(options=models.F("own")).update(options=None)
+        change(game.objects.using(alias).filter(pk__gte=first, pk__lte=last), own)
+
+
+def options_to_tournaments(apps, schema_editor):
+    _each_batch_of_games(
+        apps,
+        schema_editor,
+        lambda games, own: games.annotate(own=own)
+        .filter(options=models.F("own"))
+        .update(options=None),
+    )
 
 
 def options_from_tournaments(apps, schema_editor):
-    game = apps.get_model("games", "Game")
-    tournament = apps.get_model("tournaments", "Tournament")
-    alias = schema_editor.connection.alias
-    own = Subquery(tournament.objects.filter(pk=OuterRef("tournament_id")).values("options")[:1])
-    for first, last in _batches(game, alias):
-        games = game.objects.using(alias).filter(pk__gte=first, pk__lte=last)
-        games.filter(options__isnull=True).update(options=own)
+    _each_batch_of_games(
+        apps,
+        schema_editor,
+        lambda games, own: games.filter(options__isnull=True).update(options=own),
+    )
 
 
 def drop_results(apps, schema_editor):

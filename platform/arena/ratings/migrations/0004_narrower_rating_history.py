@@ -29,11 +29,12 @@ def _derived(rating_from: int, rating_to: int) -> str:
     ), [MODEL.rating().mu, MODEL.rating().sigma, rating_from, rating_to]
 
 
-def _ranges(cursor):
-    cursor.execute("SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), -1) FROM ratings_rating")
+def _ranges(cursor, table: str = "ratings_rating", size: int = RATINGS):
+    """[start, end) ranges of ``table``'s ids, ``size`` ids each."""
+    cursor.execute(f"SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), -1) FROM {table}")
     low, high = cursor.fetchone()
-    for start in range(low, high + 1, RATINGS):
-        yield start, start + RATINGS
+    for start in range(low, high + 1, size):
+        yield start, start + size
 
 
 def null_derivable(apps, schema_editor):
@@ -88,18 +89,9 @@ SEATED = (
 )
 
 
-def _point_ranges(cursor):
-    cursor.execute(
-        "SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), -1) FROM ratings_titleratingchange"
-    )
-    low, high = cursor.fetchone()
-    for start in range(low, high + 1, POINTS):
-        yield start, start + POINTS
-
-
 def null_versions(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
-        for start, end in _point_ranges(cursor):
+        for start, end in _ranges(cursor, "ratings_titleratingchange", POINTS):
             cursor.execute(
                 "UPDATE ratings_titleratingchange SET bot_version_id = NULL WHERE id IN "
                 f"(SELECT d.id FROM ({SEATED}) d JOIN ratings_titleratingchange p "
@@ -110,7 +102,7 @@ def null_versions(apps, schema_editor):
 
 def write_versions(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
-        for start, end in _point_ranges(cursor):
+        for start, end in _ranges(cursor, "ratings_titleratingchange", POINTS):
             cursor.execute(
                 f"SELECT d.id, d.seated FROM ({SEATED}) d JOIN ratings_titleratingchange p "
                 "ON p.id = d.id AND p.bot_version_id IS NULL",
