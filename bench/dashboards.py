@@ -11,7 +11,8 @@ ones Praga), a game finished every second, about one seat in 97 faulted. The pla
 tables, which the ratings page reads: ``games_game`` (finished, with ``actions`` and
 ``match_ms``, no record), ``games_gameseat``, a ``ratings_rating`` per tournament and version
 and a ``ratings_ratingchange`` per seat. The analytics tables, which the other pages read:
-``games_analyticsseat``, the folded ``games_analyticsfact`` (Citadels: per seat 8 rounds of
+``games_analyticsseat``, the folded ``games_analyticsfact`` (both deleted by the fold, as the
+platform's fold deletes them; Citadels: per seat 8 rounds of
 ``held``, ``pick`` and ``offered`` facts, 4 ``score`` facts; Praga: a ``configuration`` fact
 per game, per seat 8 ``take`` and 7 ``score`` facts) and a pending row per game. All of it
 is written by ``generate_series`` in SQL, so a million seats take minutes, not a day of
@@ -260,15 +261,21 @@ def p95(values: list[float]) -> float:
 
 
 def naive_seats(sel) -> dict:
-    """The seat figure the naive way: every seat row into Python, counted there."""
-    from arena.games.models import AnalyticsSeat
+    """The seat figure the naive way: every seat row of the title's finished games into
+    Python (the fold deletes the analytics seat rows), counted there, a shared win split."""
+    from arena.games.models import GameSeat
 
+    seats = GameSeat.objects.filter(
+        game__tournament__title=sel.title, game__status="finished"
+    ).values_list("game_id", "game__tournament__seats", "seat", "winner")
+    rows = list(seats)
+    winners = defaultdict(int)
+    for game, _, _, winner in rows:
+        winners[game] += winner
     counts = defaultdict(lambda: [0, 0.0])
-    for players, seat, share in AnalyticsSeat.objects.filter(title=sel.title).values_list(
-        "players", "seat", "win_share"
-    ):
+    for game, players, seat, winner in rows:
         counts[(players, seat)][0] += 1
-        counts[(players, seat)][1] += share
+        counts[(players, seat)][1] += 1 / winners[game] if winner else 0.0
     return counts
 
 

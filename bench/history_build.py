@@ -285,7 +285,9 @@ def _finish_ratings(ladders: list[int]) -> None:
                 {title_rating.games} = x.games
             FROM (SELECT DISTINCT ON (c.{title_change.title_rating})
                          c.{title_change.title_rating} AS rating, c.{title_change.mu} AS mu,
-                         c.{title_change.sigma} AS sigma, c.{title_change.ordinal} AS ordinal,
+                         c.{title_change.sigma} AS sigma,
+                         COALESCE(c.{title_change.ordinal},
+                                  c.{title_change.mu} - 3 * c.{title_change.sigma}) AS ordinal,
                          COUNT(*) OVER (PARTITION BY c.{title_change.title_rating}) AS games
                   FROM {title_change} c
                   ORDER BY c.{title_change.title_rating}, c.{title_change.id} DESC) x

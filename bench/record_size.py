@@ -1,25 +1,29 @@
-"""Bytes per stored 4-player game in PostgreSQL, by table (heap, TOAST and indexes), with the
-replay records as format 2 lists (before) and packed as format 3 (after), in one run.
+"""Bytes per stored 4-player game in PostgreSQL, by table (heap, TOAST and indexes), as the
+tree before issue 25 kept a game and as it keeps one now, in one run.
 
-    .venv/bin/python bench/record_size.py [--title citadels] [--games 300]
+    .venv/bin/python bench/record_size.py [--title citadels] [--games 300] [--copies 20]
 
 Needs PostgreSQL on 127.0.0.1: it drops and makes again ``ARENA_BENCH_DATABASE`` (default
 ``arena_bench_records``), plays ``--games`` 4-player games between built-in bots in-process
 through the worker's store (a round robin of four versions: seats, analytics rows, rating
-changes as a worker writes them). Before: the records rewritten as format 2 (as migration 0013
-does going back), every fact row kept, PostgreSQL's default storage options, as the tree before
-issue 25 kept them. After: the games folded into the dashboards' totals (which deletes their fact
-rows; games not folded yet keep theirs, about 15 KB a game), the records packed as migration
-0013 packs them (timed), the tables' storage options. Each measurement is of a fresh copy of
-each table's live rows. Prints each
-table that grows with the games (bytes per game before and after), the total, and the
-conversion's rate (records replayed and rewritten per second). A table's fixed pages (an
-empty index is 8 KB) are counted too: use a few hundred games or more.
+changes as a worker writes them). Before: the same games as the tree before issue 25 kept them
+(each step written back as its migration does going back): format 2 records (0013), every
+fact and analytics seat row (0014, 0018), each game's options, statistics and seats' score
+details (0018), the rating changes' values before (ratings 0004), the indexes and storage
+options of then. After: the games folded into the dashboards' totals (which deletes their fact
+and seat rows; games not folded yet keep theirs, about 16 KB a game), the records packed as
+migration 0013 packs them (timed), the rest as migrations 0018 and ratings 0004 leave them,
+the tables' storage options. Each measurement is of fresh copies of each table's live rows,
+``--copies`` times over with their ids moved, in id order: what a game adds to a large table
+(the issue's "at 1 M games"), without a small table's fixed and half-filled pages. Prints
+each table that grows with the games (bytes per game before and after), the total, and the
+conversion's rate (records replayed and rewritten per second).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -43,6 +47,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--title", default="citadels")
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument(
+        "--copies", type=int, default=20,
+        help="measure each table with its rows this many times (ids moved), so that the "
+        "fixed and half-filled pages of a small table do not count as per-game bytes",
+    )  # fmt: skip
     args = parser.parse_args()
     database = os.environ.get("ARENA_BENCH_DATABASE", "arena_bench_records")
     os.environ["ARENA_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{database}"
@@ -57,28 +66,55 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.apps import apps as django_apps
     from django.core.management import call_command
 
-    from arena.games.models import Game
+    from arena.games.models import Game, GameSeat
     from arena.games.record_formats import convert_stored
+    from arena.games.results import drop_replayable, store_replayed
     from arena.games.totals import fold_pending
+
+    slim = importlib.import_module("arena.games.migrations.0018_slim_game_rows")
+    history = importlib.import_module("arena.ratings.migrations.0004_narrower_rating_history")
 
     call_command("migrate", verbosity=0)
     stored = _store_games(args.title, args.games)
-    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact rows,
-    # PostgreSQL's default toast_tuple_target.
+    # Before: as the tree before issue 25 kept them: format 2 records, every game's fact and
+    # seat rows, each game's options, statistics and seats' score details, the rating
+    # changes' values before, the title points' ordinals and versions (each written back as
+    # migrations 0018 and ratings 0004 do going back), an empty {} for no decision notes, the
+    # title points' version index, PostgreSQL's default toast_tuple_target and storage of
+    # the record.
     convert_stored(Game, 2)
-    before = _sizes(storage_options=False)
+    slim.options_from_tournaments(django_apps, _Editor())
+    store_replayed(Game, GameSeat)
+    history.write_derived(django_apps, _Editor())
+    history.write_ordinals(django_apps, _Editor())
+    history.write_versions(django_apps, _Editor())
+    GameSeat.objects.filter(decision_logs__isnull=True).update(decision_logs={})
+    before = _sizes(storage_options=False, copies=args.copies)
     record_before = _record_bytes(stored)
-    # After: folded as the dashboards (or the beat) fold, which deletes the fact rows; the
-    # records packed as migration 0013 packs them (timed); the tables' storage options.
+    # After: folded as the dashboards (or the beat) fold, which deletes the fact and seat
+    # rows; the records packed as migration 0013 packs them (timed); the options, statistics
+    # and details left to the tournament and the record as migration 0018 leaves them; the
+    # tables' storage options.
     fold_pending()
     began = time.perf_counter()
     converted, _ = convert_stored(Game, 3)
     rate = converted / (time.perf_counter() - began)
-    after = _sizes(storage_options=True)
+    slim.options_to_tournaments(django_apps, _Editor())
+    drop_replayable(Game, GameSeat)
+    history.null_derivable(django_apps, _Editor())
+    history.null_ordinals(django_apps, _Editor())
+    history.null_versions(django_apps, _Editor())
+    GameSeat.objects.filter(decision_logs={}).update(decision_logs=None)
+    after = _sizes(storage_options=True, copies=args.copies)
     record_after = _record_bytes(stored)
-    print(f"{args.title}, {stored} 4-player games stored; bytes per game (heap + TOAST + indexes)")
+    print(
+        f"{args.title}, {stored} 4-player games stored, measured as {stored * args.copies} "
+        "(each table's rows copied that many times with their ids moved); bytes per game "
+        "(heap + TOAST + indexes)"
+    )
     print(f"{'table':28} {'before':>9} {'after':>9}")
     for table in (*PER_GAME, "games_game heap", "games_game TOAST", "games_game indexes"):
         print(f"{table:28} {before[table] / stored:9.0f} {after[table] / stored:9.0f}")
@@ -100,11 +136,37 @@ def main() -> None:
         c.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
-def _sizes(*, storage_options: bool) -> dict[str, int]:
-    """Each table's bytes, TOAST and indexes included, counting live rows only: each is
-    copied into a fresh table of the same definition (and storage options, if asked),
-    which is measured. (VACUUM FULL keeps the dead rows that any transaction on the server might
-    still see, and on a shared server one usually is open.)"""
+class _Editor:
+    """What a migration's RunPython function reads of its schema editor."""
+
+    @property
+    def connection(self):
+        from django.db import connection
+
+        return connection
+
+
+# What the tables had before issue 25 that the schema no longer has (the "before" copies).
+BEFORE_SCHEMA = {
+    "games_game": ["ALTER TABLE bench_copy ALTER COLUMN record SET STORAGE EXTENDED"],
+    "ratings_titleratingchange": ["CREATE INDEX ON bench_copy (bot_version_id)"],
+}
+
+
+# Columns that identify a game's rows: moved by a multiple of this in each copy.
+MOVED = ("id", "game_id", "number")
+MOVE = 10_000_000
+
+
+def _sizes(*, storage_options: bool, copies: int) -> dict[str, int]:
+    """Each table's bytes per ``copies`` of its rows, TOAST and indexes included, counting
+    live rows only: each is copied ``copies`` times into a fresh table of the same definition
+    (and storage options, if asked; else the schema of before, BEFORE_SCHEMA), its id, game
+    id and game number moved by a multiple of MOVE in each copy, in id order (the order a
+    worker writes them), which is measured. So a per-game figure is what each game adds to a
+    large table (the issue's 1 M games), not a small table's fixed and half-filled pages.
+    (VACUUM FULL keeps the dead rows that any transaction on the server might still see, and
+    on a shared server one usually is open.)"""
     from django.db import connection
 
     sizes = {}
@@ -115,18 +177,33 @@ def _sizes(*, storage_options: bool) -> dict[str, int]:
             cursor.execute(f"CREATE TABLE bench_copy (LIKE {table} INCLUDING ALL)")
             if options and storage_options:
                 cursor.execute(f"ALTER TABLE bench_copy SET ({', '.join(options)})")
-            cursor.execute(f"INSERT INTO bench_copy SELECT * FROM {table}")
+            for statement in () if storage_options else BEFORE_SCHEMA.get(table, ()):
+                cursor.execute(statement)
+            cursor.execute(
+                "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
+                "AND NOT attisdropped ORDER BY attnum",
+                [table],
+            )
+            names = [row[0] for row in cursor.fetchall()]
+            for copy in range(copies):
+                moved = ", ".join(
+                    f'"{c}" + {copy * MOVE}' if c in MOVED else f'"{c}"' for c in names
+                )
+                cursor.execute(
+                    "INSERT INTO bench_copy OVERRIDING SYSTEM VALUE "
+                    f"SELECT {moved} FROM {table} ORDER BY id"
+                )
             cursor.execute(
                 "SELECT pg_total_relation_size(oid), pg_relation_size(oid), "
                 "pg_total_relation_size(reltoastrelid), pg_indexes_size(oid) "
                 "FROM pg_class WHERE relname = 'bench_copy'"
             )
             total, heap, toast, indexes = cursor.fetchone()
-            sizes[table] = total
+            sizes[table] = total / copies
             if table == "games_game":
-                sizes["games_game heap"] = heap
-                sizes["games_game TOAST"] = toast
-                sizes["games_game indexes"] = indexes
+                sizes["games_game heap"] = heap / copies
+                sizes["games_game TOAST"] = toast / copies
+                sizes["games_game indexes"] = indexes / copies
             cursor.execute("DROP TABLE bench_copy")
     return sizes
 

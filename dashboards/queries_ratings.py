@@ -113,7 +113,7 @@ def selected_games(sel: Selection):
     if sel.until is not None:
         games = games.filter(finished_at__lt=_day_start(sel.until + dt.timedelta(days=1)))
     for name, value in sel.options:
-        games = games.filter(**{f"options__{name}": _option_value(value)})
+        games = games.filter(**{f"tournament__options__{name}": _option_value(value)})
     seats = GameSeat.objects.filter(game=OuterRef("pk"))
     if sel.bot is not None:
         games = games.filter(Exists(seats.filter(bot_version__bot_id=sel.bot)))

@@ -93,7 +93,8 @@ class ClaimedSeat(NamedTuple):
 
 
 _CLAIMED = """
-    SELECT g.{game.tournament}, g.{game.seed}, g.{game.options}, t.{tournament.title},
+    SELECT g.{game.tournament}, g.{game.seed},
+           COALESCE(g.{game.options}, t.{tournament.options}), t.{tournament.title},
            t.{tournament.decision_ms}, t.{tournament.bank_ms}, v.{version.id},
            v.{version.kind}, v.{version.builtin_name}, v.{version.sha256},
            v.{version.artifact_format}, v.{version.entry}, v.{version.number}, b.{bot.name},
@@ -151,7 +152,7 @@ FINISH_GAME = Statement(
         """
     UPDATE {game}
     SET {game.status} = {finished}, {game.finished_at} = %s, {game.lease_until} = NULL,
-        {game.record} = %s, {game.stats} = %s, {game.engine_version} = %s,
+        {game.record} = %s, {game.engine_version} = %s,
         {game.rules_version} = %s, {game.match_ms} = %s, {game.error} = '',
         {game.error_detail} = '', {game.actions} = %s, {game.progress} = NULL
     WHERE {game.id} = %s AND {game.status} = {running} AND {game.worker} = %s
@@ -161,7 +162,8 @@ FINISH_GAME = Statement(
     ),
     FinishedGame,
 )
-"""running -> finished with its record; no row when it is no longer running on this worker
+"""running -> finished with its record (its statistics and the seats' score details are
+read from the record: arena.games.results); no row when it is no longer running on this worker
 (stored already, or taken back by the sweeper and maybe claimed by another worker), and then
 the store rolls back."""
 
@@ -278,9 +280,7 @@ RATINGS_UPSERT = build(" ON CONFLICT ({rating.id}) DO UPDATE SET ", **NAMES) + "
 )
 """The tail of the ratings' INSERT: the rating rows exist (made when the tournament
 starts); one upsert rewrites them all."""
-CHANGE_COLUMNS = columns(
-    RatingChange, "rating", "game", "mu_before", "sigma_before", "mu", "sigma", "ordinal"
-)
+CHANGE_COLUMNS = columns(RatingChange, "rating", "game", "mu", "sigma", "ordinal")
 
 
 # -- title ratings -----------------------------------------------------------------------
@@ -397,6 +397,4 @@ TITLE_RATINGS_UPSERT = build(" ON CONFLICT ({title.id}) DO UPDATE SET ", **NAMES
 )
 """The tail of the title ratings' INSERT: the rows exist (TITLE_RATINGS_MISSING made them);
 one upsert rewrites them all."""
-TITLE_POINT_COLUMNS = columns(
-    TitleRatingChange, "title_rating", "game", "bot_version", "mu", "sigma", "ordinal", "at"
-)
+TITLE_POINT_COLUMNS = columns(TitleRatingChange, "title_rating", "game", "mu", "sigma", "at")

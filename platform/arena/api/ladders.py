@@ -258,7 +258,10 @@ class TitleRatingSerializer(serializers.ModelSerializer):
 
 
 class TitleRatingPointSerializer(serializers.ModelSerializer):
-    version = serializers.IntegerField(source="bot_version.number", read_only=True)
+    # the version the bot played the game with (TitleRatingChange.with_version)
+    bot_version = serializers.IntegerField(source="version_id", read_only=True)
+    version = serializers.IntegerField(source="version_number", read_only=True)
+    ordinal = serializers.FloatField(source="ordinal_value", read_only=True)
 
     class Meta:
         model = TitleRatingChange
@@ -278,6 +281,8 @@ class TitleRatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Arena
     @extend_schema(responses=TitleRatingPointSerializer(many=True), summary="One point a game")
     @action(detail=True, methods=["get"], filterset_class=None)
     def history(self, request, pk=None):
-        points = TitleRatingChange.objects.filter(title_rating=self.get_object())
-        page = self.paginate_queryset(points.select_related("bot_version").order_by("id"))
+        points = TitleRatingChange.with_version(
+            TitleRatingChange.objects.filter(title_rating=self.get_object())
+        )
+        page = self.paginate_queryset(points.order_by("id"))
         return self.get_paginated_response(TitleRatingPointSerializer(page, many=True).data)

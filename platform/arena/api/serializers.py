@@ -490,6 +490,9 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 class RatingChangeSerializer(serializers.ModelSerializer):
+    # the rating before the game (arena.ratings.services.changes_with_before)
+    mu_before = serializers.FloatField(source="mu_prior", read_only=True)
+    sigma_before = serializers.FloatField(source="sigma_prior", read_only=True)
     game_number = serializers.IntegerField(source="game.number", read_only=True)
     finished_at = serializers.DateTimeField(
         source="game.finished_at", read_only=True, allow_null=True

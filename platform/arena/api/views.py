@@ -39,6 +39,7 @@ from arena.games.presentation import served_record
 from arena.games.queue_status import queue_status
 from arena.players.services import revoke_token, rotate_token
 from arena.ratings.models import Rating, RatingChange
+from arena.ratings.services import changes_with_before
 from arena.tournaments import services as tournament_services
 from arena.tournaments.models import Tournament
 from engine.core import signatures
@@ -591,7 +592,7 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
     def history(self, request, pk=None):
         rating = self.get_object()
         # the game's number and finish only, not its record and stats
-        changes = (
+        changes = changes_with_before(
             RatingChange.objects.filter(rating=rating)
             .select_related("game")
             .only(*RATING_CHANGE_LISTED, "game__number", "game__finished_at")

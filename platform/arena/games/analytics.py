@@ -10,22 +10,25 @@ The fact rows (about 130 a 4-player Citadels game, 15.6 KB with their index) are
 until the fold has added them to the totals (``arena.games.totals``), which then deletes
 them: the figures are in the totals, and the record holds the game, so a rebuild of the
 totals derives them again from the records (:func:`derive_missing_facts`), as the runner
-did.
+did. The seat rows (250 bytes each with their indexes) go the same way: each is the game's
+and its GameSeat's columns side by side, so a rebuild writes them again from those
+(:func:`derive_missing_seats`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
 import engine
 from arena.sql import insert_rows, row_timestamp
 from engine.core.analytics import fact_rows
 
-from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game
+from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSeat
 
 if TYPE_CHECKING:
     from .outcome import SeatOutcome
@@ -42,36 +45,42 @@ SEATS_TAIL = " ON CONFLICT (game_id, seat) DO NOTHING"
 PENDING_TAIL = " ON CONFLICT (game_id) DO NOTHING"
 
 
-def store_analytics(cursor, job, seats: list[SeatOutcome], facts: list[list]) -> None:
+def store_analytics(
+    cursor, job, seats: list[SeatOutcome], facts: list[list], finished: datetime
+) -> None:
     """Write the analytics rows of the game ``job`` (a claimed MatchJob) whose ``seats``
     were decoded from the runner's result (``arena.games.outcome``), with the title's
     ``facts`` (``MatchResult.analytics``), and mark the game pending for the totals
     (``arena.games.totals``): three INSERTs, raw SQL on the worker's path (see
     ``arena.sql``). The fact rows come folded from the runner, as they are stored, and go
-    with the game id as a parameter of its own."""
-    insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, seat_rows(job, seats), SEATS_TAIL)
+    with the game id as a parameter of its own. ``finished``: the game's ``finished_at``."""
+    rows = seat_rows(job.game_id, job.title, job.tournament_id, seats, finished)
+    insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, rows, SEATS_TAIL)
     same = [("game_id", job.game_id)]
     insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts, same=same)
     insert_rows(cursor, AnalyticsPending, ["game_id"], [[job.game_id]], PENDING_TAIL)
 
 
-def seat_rows(job, seats: list[SeatOutcome]) -> list[list]:
-    """One row per seat in SEAT_COLUMNS order: a shared win counts 1/k for each winner."""
-    finished = row_timestamp(timezone.now())
+def seat_rows(
+    game_id: int, title: str, tournament_id: int, seats: Sequence, finished: datetime
+) -> list[list]:
+    """One row per seat (a SeatOutcome or a GameSeat) in SEAT_COLUMNS order: a shared win
+    counts 1/k for each winner."""
+    finished = row_timestamp(finished)
     winners = sum(seat.winner for seat in seats)
     share = 1.0 / winners if winners else 0.0
     return [
         [
-            job.game_id,
+            game_id,
             seat.seat,
-            job.title,
-            job.tournament_id,
+            title,
+            tournament_id,
             len(seats),
             seat.bot_version_id,
             seat.score,
             seat.rank,
             share if seat.winner else 0.0,
-            seat.faulted,
+            seat.status != GameSeat.Status.OK,
             finished,
         ]  # fmt: skip
         for seat in seats
@@ -90,13 +99,7 @@ def derive_missing_facts(
     the runner folds them. Returns (games derived, games whose record does not replay, which
     stay without facts). A replay costs a few ms: a rebuild of a million games spends hours
     here (docs/scaling.md)."""
-    source = AnalyticsPending if pending_only else AnalyticsSeat
-    missing = (
-        source.objects.filter(~Exists(AnalyticsFact.objects.filter(game_id=OuterRef("game_id"))))
-        .values_list("game_id", flat=True)
-        .distinct()
-        .order_by("game_id")
-    )
+    missing = _without(AnalyticsFact, pending_only)
     derived = failed = 0
     last = 0
     while ids := list(missing.filter(game_id__gt=last)[:batch]):
@@ -121,3 +124,47 @@ def _facts_of(record: dict) -> list[list] | None:
     except engine.EngineError:
         return None
     return fact_rows(title, state)
+
+
+def _without(model, pending_only: bool):
+    """The ids of the pending (else stored) games that have no ``model`` row, in order."""
+    source = AnalyticsPending.objects.all() if pending_only else stored_games()
+    return (
+        source.filter(~Exists(model.objects.filter(game_id=OuterRef("game_id"))))
+        .values_list("game_id", flat=True)
+        .order_by("game_id")
+    )
+
+
+def stored_games():
+    """Every game the store wrote analytics rows for, as a queryset of ``game_id``: the
+    finished games (the store writes them with the finish; the fold deletes them)."""
+    return Game.objects.filter(status=Game.Status.FINISHED).annotate(game_id=models.F("pk"))
+
+
+def derive_missing_seats(batch: int = DERIVE_BATCH, *, pending_only: bool = True) -> int:
+    """The AnalyticsSeat rows of every pending game (every stored game, with
+    ``pending_only`` false) that has none (folded and deleted), written again from its game
+    and GameSeat rows as the store wrote them, ``batch`` games per transaction; how many
+    games."""
+    missing = _without(AnalyticsSeat, pending_only)
+    derived = last = 0
+    while ids := list(missing.filter(game_id__gt=last)[:batch]):
+        last = ids[-1]
+        games = Game.objects.filter(pk__in=ids, finished_at__isnull=False).select_related(
+            "tournament"
+        )
+        seats: dict[int, list[GameSeat]] = {}
+        for seat in GameSeat.objects.filter(game_id__in=ids).order_by("game_id", "seat"):
+            seats.setdefault(seat.game_id, []).append(seat)
+        with transaction.atomic(), connection.cursor() as cursor:
+            for game in games:
+                if not seats.get(game.pk):
+                    continue
+                rows = seat_rows(
+                    game.pk, game.tournament.title, game.tournament_id, seats[game.pk],
+                    game.finished_at,
+                )  # fmt: skip
+                insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, rows, SEATS_TAIL)
+                derived += 1
+    return derived

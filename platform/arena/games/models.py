@@ -27,7 +27,9 @@ class Game(models.Model):
     # Duplicate format: games of one table share it (same seed, seats rotated).
     table = models.PositiveIntegerField(default=0)
     seed = models.BigIntegerField()
-    options = models.JSONField(default=dict)
+    # The rule options, when they are not the tournament's (null: its own, which every game
+    # of a tournament made by create_games shares): read them with rule_options().
+    options = models.JSONField(null=True, blank=True, default=None)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     attempts = models.PositiveSmallIntegerField(default=0)
     lease_until = models.DateTimeField(null=True, blank=True)
@@ -111,6 +113,10 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
 
+    def rule_options(self) -> dict:
+        """The game's rule options: its own, else its tournament's."""
+        return self.options if self.options is not None else self.tournament.options
+
     def can_read_error_detail(self, user) -> bool:
         """Staff, and the owners of the bots seated in this game, read the traceback."""
         if not getattr(user, "is_authenticated", False):
@@ -190,7 +196,7 @@ class GameSeat(models.Model):
     stderr = models.TextField(blank=True)
     # decision id (text) -> the log line the bot sent with that answer (docs/bot-protocol.md);
     # shown to the bot's owner only, like stderr; null until the game is stored (seat rows are
-    # written by raw statements that name their columns)
+    # written by raw statements that name their columns), and when the bot sent no notes
     decision_logs = models.JSONField(null=True, blank=True)
     # Times this seat's sandbox was killed because the worker process running the game died
     # (its watchdog's journal, workers/watchdog.py): kept across the game's later attempts,

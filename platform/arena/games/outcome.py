@@ -15,6 +15,8 @@ from workers.match import MatchResult
 from .models import GameSeat
 
 SEAT_STATUSES = frozenset(GameSeat.Status.values)
+# A seat's score details are read from the record (arena.games.results), not stored.
+EMPTY_DETAILS = to_json({})
 
 
 @dataclass(slots=True)
@@ -29,7 +31,6 @@ class SeatOutcome:
     winner: bool
     status: str  # a GameSeat.Status: faulted whenever the seat has faults
     faults: list
-    details: dict
     stderr: str
     rating_rank: int | None = None
     decision_logs: dict | None = None  # the bot's own note per decision number
@@ -38,17 +39,21 @@ class SeatOutcome:
     def faulted(self) -> bool:
         return self.status != GameSeat.Status.OK
 
+    def logs_json(self) -> str | None:
+        """No notes: SQL NULL (5 bytes a seat less than {}, which the reads take alike)."""
+        return to_json(self.decision_logs) if self.decision_logs else None
+
     def row(self, game_id: int) -> list:
         """Its values in ``statements.SEAT_COLUMNS`` order."""
         return [
             game_id, self.seat, self.bot_version_id, self.score, self.rank, self.rating_rank,
             self.winner, self.status, len(self.faults), to_json(self.faults),
-            to_json(self.details), self.stderr, to_json(self.decision_logs or {}),
+            EMPTY_DETAILS, self.stderr, self.logs_json(),
         ]  # fmt: skip
 
 
 def seat_outcomes(seat_versions: Sequence[int], played: MatchResult) -> list[SeatOutcome]:
-    """Each seat's score, rank, win, status, faults, details and capped stderr from the
+    """Each seat's score, rank, win, status, faults and capped stderr from the
     runner's result (``seat_versions``: the bot version id per seat); a seat with faults, or
     with a status the platform does not know, is faulted whatever the runner said."""
     result = played.result
@@ -56,7 +61,6 @@ def seat_outcomes(seat_versions: Sequence[int], played: MatchResult) -> list[Sea
     scores = result.get("scores") or [None] * n
     ranks = result.get("ranks") or [None] * n
     winners = set(result.get("winners") or [])
-    details = result.get("details") or [{}] * n
     faults = played.faults or [[] for _ in range(n)]
     statuses = played.seat_status or [GameSeat.Status.OK] * n
     stderr = played.stderr or [""] * n
@@ -78,7 +82,6 @@ def seat_outcomes(seat_versions: Sequence[int], played: MatchResult) -> list[Sea
                 winner=i in winners,
                 status=str(status),
                 faults=seat_faults,
-                details=details[i] or {},
                 stderr=text[-cap:] if cap else "",
                 decision_logs=logs[i] or {},
             )

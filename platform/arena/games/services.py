@@ -144,14 +144,15 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     if not (job.tournament_id and job.seat_versions):
         raise ValueError("store_game_result needs the MatchJob that claim_game returned")
     seats = seat_outcomes(job.seat_versions, played)
+    now = timezone.now()  # the game's finish, and its analytics rows' (one day for both)
     with transaction.atomic():
         with RoundTrip() as first:
             tournament = tournaments.lock_for_store(first, job.tournament_id)
-            finished = finish_game(first, job, played)
+            finished = finish_game(first, job, played, now)
             # Written before the finish is read: if it found the game no longer running,
             # the whole transaction rolls back below.
             save_seats(first.cursor, job.game_id, seats)
-            store_analytics(first.cursor, job, seats, played.analytics)
+            store_analytics(first.cursor, job, seats, played.analytics, now)
             next_game = queueing.queue_next_game(first, job.tournament_id)
             ratable = ratings.read_ratable(first, job.tournament_id)
             titles = ratings.read_title_ratings(first, job.tournament_id)
@@ -177,16 +178,15 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
     return True
 
 
-def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult) -> Rows:
-    """running -> finished with the record, stats and versions (``statements.FINISH_GAME``);
+def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult, now=None) -> Rows:
+    """running -> finished with the record and versions (``statements.FINISH_GAME``);
     its rows, once ``trip`` is over, are empty when the game was no longer running."""
     record = played.record or {}
     return trip.read(
         statements.FINISH_GAME,
         [
-            now_param(timezone.now()),
+            now_param(now or timezone.now()),
             to_json(record),
-            to_json(played.result.get("stats") or {}),
             str(record.get("engine_version", "")),
             str(record.get("rules_version", "")),
             played.match_ms,

@@ -33,7 +33,7 @@ from arena.ratings.models import Rating, RatingChange
 from arena.sql import literals
 from arena.tournaments.models import Tournament
 
-from .analytics import derive_missing_facts
+from .analytics import derive_missing_facts, derive_missing_seats
 from .models import (
     FILTER_COLUMNS,
     GAME_FILTER_COLUMNS,
@@ -125,12 +125,14 @@ def _fold_games(cursor, limit: int | None) -> int:
         cursor.execute(sql, [batch])
     for sql in _ratings_page_statements(connection.vendor):
         cursor.execute(sql, [batch])
-    # The facts are in the totals now; the records hold them (arena.games.analytics).
-    cursor.execute(
-        f"DELETE FROM {_table(AnalyticsFact)} WHERE game_id IN "
-        f"(SELECT game_id FROM {_table(AnalyticsPending)} WHERE batch = %s)",
-        [batch],
-    )
+    # The facts and seats are in the totals now; the records hold the facts, the games and
+    # their GameSeat rows the seats' columns (arena.games.analytics).
+    for model in (AnalyticsFact, AnalyticsSeat):
+        cursor.execute(
+            f"DELETE FROM {_table(model)} WHERE game_id IN "
+            f"(SELECT game_id FROM {_table(AnalyticsPending)} WHERE batch = %s)",
+            [batch],
+        )
     cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
     cursor.execute(
         f"INSERT INTO {_table(AnalyticsFolded)} (id, games, rating_changes) VALUES (1, %s, 0) "
@@ -233,10 +235,12 @@ def rebuild(batch: int = 20_000) -> int:
 
 
 def unfold_all() -> None:
-    """Empty the totals and make every stored game pending again (what a migration that
-    changes the totals' definition does), to be folded by the next :func:`fold_pending`; the
-    facts of the games folded before are derived again from their records
-    (``analytics.derive_missing_facts``: a replay per game, a batch per transaction)."""
+    """Empty the totals and make every stored (finished) game pending again (what a
+    migration that changes the totals' definition does), to be folded by the next
+    :func:`fold_pending`; the seat rows of the games folded before are written again from
+    their games and seats (``analytics.derive_missing_seats``), their facts derived again
+    from their records (``analytics.derive_missing_facts``: a replay per game, a batch per
+    transaction)."""
     with transaction.atomic(), connection.cursor() as cursor:
         for model in (*TOTALS, RatingPoint):
             cursor.execute(f"DELETE FROM {_table(model)}")
@@ -246,8 +250,9 @@ def unfold_all() -> None:
         cursor.execute(f"DELETE FROM {_table(AnalyticsPending)}")
         cursor.execute(
             f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
-            f"SELECT DISTINCT game_id FROM {_table(AnalyticsSeat)}"
+            f"SELECT id FROM {_table(Game)} WHERE status = {FINISHED}"
         )
+    derive_missing_seats()
     derive_missing_facts()
 
 

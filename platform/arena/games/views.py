@@ -23,6 +23,7 @@ from .presentation import (
     viewer_page_data,
 )
 from .queue_status import chart, queue_status
+from .results import game_stats
 
 
 def _seats(game: Game) -> list[GameSeat]:
@@ -39,7 +40,7 @@ def game_detail(request, game_id: int):
     owned = _owned_seats(seats, request.user)
     for seat in seats:
         seat.can_read_log = seat.seat in owned
-    stats = game_statistics(game.tournament.title, game.stats)
+    stats = game_statistics(game.tournament.title, game_stats(game))
     context = {"game": game, "seats": seats, "statistics": stats, "viewer": None}
     if game.error_detail and game.can_read_error_detail(request.user):
         context["error_detail"] = game.error_detail

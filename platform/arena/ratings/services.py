@@ -24,7 +24,7 @@ from arena.statements import RatableSeat
 from arena.tournaments.models import Tournament
 from workers.leaderboard import rating_ranks as local_rating_ranks
 
-from .models import Rating, RatingChange, TitleRating, TitleRatingChange
+from .models import Rating, RatingChange, TitleRating, TitleRatingChange, with_before
 
 log = logging.getLogger("arena.ratings")
 MODEL = PlackettLuce()
@@ -32,6 +32,13 @@ MODEL = PlackettLuce()
 
 def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
+
+
+def changes_with_before(changes):
+    """``changes`` (RatingChange) with the rating before each game (``mu_prior``,
+    ``sigma_prior``): see ``models.with_before``."""
+    prior = MODEL.rating()
+    return with_before(changes, prior.mu, prior.sigma)
 
 
 def ensure_ratings(tournament: Tournament) -> None:
@@ -148,8 +155,7 @@ def rate_titles(pending: Pending, read: TitleRead, cursor) -> int:
                 last_version_id=seat.bot_version_id,
             )
             points.append(
-                [rating.id, game_id, seat.bot_version_id, rating.mu, rating.sigma,
-                 rating.ordinal, at]
+                [rating.id, game_id, rating.mu, rating.sigma, at]
             )  # fmt: skip
     if points:
         insert_rows(cursor, TitleRatingChange, statements.TITLE_POINT_COLUMNS, points)
@@ -237,8 +243,6 @@ class Change(NamedTuple):
 
     rating_id: int
     game_id: int
-    mu_before: float
-    sigma_before: float
     mu: float
     sigma: float
     ordinal: float
@@ -283,11 +287,7 @@ def _rate_game(game_id: int, seats: list[RatedSeat], ratings: dict[int, RatingRo
     for seat, (after,) in zip(seats, new, strict=True):
         rating = ratings[seat.bot_version_id]
         after_ordinal = ordinal(after.mu, after.sigma)
-        changes.append(
-            Change(
-                rating.id, game_id, rating.mu, rating.sigma, after.mu, after.sigma, after_ordinal
-            )
-        )
+        changes.append(Change(rating.id, game_id, after.mu, after.sigma, after_ordinal))
         rating.mu, rating.sigma, rating.ordinal = after.mu, after.sigma, after_ordinal
         rating.games += 1
         rating.wins += int(seat.winner)

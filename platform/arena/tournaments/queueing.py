@@ -24,7 +24,6 @@ from arena.sql import (
     insert_rows,
     now_param,
     row_timestamp,
-    to_json,
 )
 
 from .models import Tournament
@@ -53,7 +52,7 @@ def create_games(
     took 4.4 s to start, most of it there."""
     queued_at = row_timestamp(timezone.now()) if send else None
     status = Game.Status.QUEUED if send else Game.Status.SCHEDULED
-    options = to_json(tournament.options)
+    options = None  # the tournament's (Game.rule_options)
     with cursor() as sql:
         insert_rows(
             sql,

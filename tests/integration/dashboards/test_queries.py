@@ -15,6 +15,7 @@ from django.http import QueryDict
 import engine
 from arena.games import totals
 from arena.games.models import AnalyticsFact, Game, GameSeat
+from arena.games.results import replayed_result
 from dashboards import queries, tables
 from dashboards.queries import Selection, SelectionError, selection_from
 from engine.core.analytics import fact_rows
@@ -29,8 +30,28 @@ def finished(sel: Selection):
     if sel.players:
         games = games.filter(tournament__seats=sel.players)
     for name, value in sel.options:
-        games = games.filter(**{f"options__{name}": queries._option_value(value)})
+        games = games.filter(**{f"tournament__options__{name}": queries._option_value(value)})
     return games
+
+
+_RESULTS: dict[str, dict] = {}
+
+
+def _result(game: Game) -> dict:
+    """A stored game's result as its record replays to it (the store keeps no copy of the
+    statistics or the seats' score details), once per record (by its seal's digest)."""
+    key = game.record["final"]["record_digest"]
+    if key not in _RESULTS:
+        _RESULTS[key] = replayed_result(game.record)
+    return _RESULTS[key]
+
+
+def stats(game: Game) -> dict:
+    return _result(game)["stats"]
+
+
+def details(seat: GameSeat) -> dict:
+    return _result(seat.game)["details"][seat.seat]
 
 
 def seat_rows(sel: Selection) -> list[GameSeat]:
@@ -100,7 +121,7 @@ def test_characters_held_and_their_wins_equal_a_recount_of_the_results(history):
         expected_games = defaultdict(lambda: [0, 0.0])
         for game in finished(sel):
             held_in_game = defaultdict(set)
-            for by_seat in game.stats["characters_by_round"]:
+            for by_seat in stats(game)["characters_by_round"]:
                 for seat, held in enumerate(by_seat):
                     for character in held:
                         if (game.pk, seat) in seats:
@@ -168,7 +189,7 @@ def test_crane_configurations_by_seat_equal_a_recount_of_the_games(history):
         winners = winners_by_game(sel)
         expected = defaultdict(lambda: [0, 0.0])
         for seat in seat_rows(sel):
-            key = (seat.game.stats["crane_configuration"], seat.game.tournament.seats, seat.seat)
+            key = (stats(seat.game)["crane_configuration"], seat.game.tournament.seats, seat.seat)
             expected[key][0] += 1
             expected[key][1] += shares(seat, winners)
         found = {
@@ -181,7 +202,7 @@ def test_crane_configurations_by_seat_equal_a_recount_of_the_games(history):
             assert found[key]["wins"] == pytest.approx(wins)
         bins = defaultdict(int)
         for seat in seat_rows(sel):
-            bins[(seat.game.stats["crane_configuration"], seat.score // 10 * 10)] += 1
+            bins[(stats(seat.game)["crane_configuration"], seat.score // 10 * 10)] += 1
         found_bins = {
             (r["subject"], r["low"]): r["seats"]
             for r in queries.game_fact_scores(sel, "configuration")
@@ -207,7 +228,7 @@ def test_score_by_source_equals_a_recount_of_the_seats_details(history):
         for seat in seat_rows(sel):
             for source in sources[sel.title]:
                 won = 1 if shares(seat, winners) > 0 else 0
-                expected[(source, won)].append(seat.details.get(source, 0))
+                expected[(source, won)].append(details(seat).get(source, 0))
         found = {(r["source"], r["winner"]): r for r in queries.score_by_source(sel)}
         assert set(found) == set(expected)
         for key, values in expected.items():

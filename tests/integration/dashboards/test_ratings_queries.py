@@ -34,7 +34,7 @@ def selected(sel) -> list[Game]:
             or (sel.players and game.tournament.seats != sel.players)
             or (sel.since and day < sel.since)
             or (sel.until and day > sel.until)
-            or any(game.options.get(k) != _option_value(v) for k, v in sel.options)
+            or any(game.rule_options().get(k) != _option_value(v) for k, v in sel.options)
             or (sel.bot and all(s.bot_version.bot_id != sel.bot for s in seats[game.pk]))
             or (
                 sel.bot_version and all(s.bot_version_id != sel.bot_version for s in seats[game.pk])

@@ -6,9 +6,17 @@ import subprocess
 import sys
 
 import pytest
+from django.utils import timezone
 
+from arena.games import services, totals
+from arena.games.models import AnalyticsFact, Game, GameSeat
+from arena.games.tasks import run_job
 from arena.processes import stop_process_group
+from arena.ratings.services import ensure_ratings
+from arena.tournaments.models import Tournament
+from tests.factories import make_builtin, make_tournament, make_user
 from tests.support.broker import RedisServer, celery_app_on
+from tests.support.migrations import migrate_to_latest
 from tests.support.platform import ROOT, process_env, start_worker, wait_for
 
 
@@ -70,3 +78,31 @@ def far_side(tmp_path, arena_files, redis_server, toy_title):
         yield side
     finally:
         side.stop()
+
+
+@pytest.fixture
+def folded_citadels():
+    """A Citadels tournament of three stored, rated games (three seats), folded into the
+    totals (their fact and analytics seat rows deleted), for the tests of migrations on
+    stored games; the database is migrated to the latest state afterwards."""
+    alice = make_user("alice")
+    versions = [make_builtin(alice, title="citadels", builtin="builder") for _ in range(3)]
+    tournament = make_tournament(alice, versions, title="citadels", seats=3, rounds=1)
+    # Running, with queued games whose messages are never sent: a Celery worker started for
+    # other tests in this process cannot take them (as test_viewer does).
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    ensure_ratings(tournament)
+    for number in (1, 2, 3):
+        game = Game.objects.create(
+            tournament=tournament, number=number, seed=number, status="queued",
+            queued_at=timezone.now(),
+        )  # fmt: skip
+        for seat, version in enumerate(versions):
+            GameSeat.objects.create(game=game, seat=seat, bot_version=version)
+        job = services.claim_game(game.pk, worker="w")
+        services.store_game_result(job, run_job(job))
+    assert Game.objects.filter(status="finished").count() == 3
+    assert AnalyticsFact.objects.exists()
+    totals.fold_pending()
+    yield tournament
+    migrate_to_latest()

@@ -58,7 +58,9 @@ def test_starting_a_tournament_creates_the_planned_games_and_seats(toy_title, se
     assert [(g.number, g.table, g.seed) for g in games] == [
         (i + 1, p.table, p.seed) for i, p in enumerate(planned)
     ]
-    assert all(g.options == tournament.options and g.stats == {} for g in games)
+    # a game plays its tournament's options, which it does not copy (Game.rule_options)
+    assert all(g.options is None and g.rule_options() == tournament.options for g in games)
+    assert all(g.stats == {} for g in games)
     assert [g.status for g in games] == ["queued"] * 4 + ["scheduled"] * (len(planned) - 4)
     assert [g.queued_at is not None for g in games] == [g.status == "queued" for g in games]
     for game, plan in zip(games, planned, strict=True):

@@ -37,8 +37,10 @@ def test_every_competition_and_version_count_once_toward_a_bots_title_rating(toy
     assert rating.games == rated_seats(bot) and rating.bot_version == newer
     points = TitleRatingChange.objects.filter(title_rating=rating)
     assert points.count() == rating.games
-    assert set(points.values_list("bot_version", flat=True)) == {versions[0].pk, newer.pk}
-    assert points.order_by("-id").first().bot_version == newer
+    # the version each point was played with, joined from the bot's seat in its game
+    points = TitleRatingChange.with_version(points)
+    assert set(points.values_list("version_id", flat=True)) == {versions[0].pk, newer.pk}
+    assert points.order_by("-id").first().version_id == newer.pk
 
     before = {r.bot_id: (r.games, r.mu) for r in TitleRating.objects.all()}
     recompute_ratings(first.pk)

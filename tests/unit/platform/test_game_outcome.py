@@ -1,10 +1,11 @@
 """The runner's result decoded once into each seat's outcome, which both the seats the store
 saves and the analytics rows read."""
 
+import datetime as dt
+
 from arena.games.analytics import seat_rows
 from arena.games.models import GameSeat
 from arena.games.outcome import seat_outcomes
-from arena.games.services import MatchJob
 from workers.limits import Limits
 from workers.match import MatchResult, SeatSpec
 
@@ -41,8 +42,7 @@ def test_faulted_seats_rank_last_for_ratings_and_stderr_is_capped(settings):
 
 def test_the_analytics_rows_share_a_win_between_its_winners():
     seats = seat_outcomes([11, 12, 13], played())
-    job = MatchJob(7, "toy", [], 1, {}, Limits(), tournament_id=3, seat_versions=(11, 12, 13))
-    rows = seat_rows(job, seats)
+    rows = seat_rows(7, "toy", 3, seats, dt.datetime(2026, 12, 2, tzinfo=dt.UTC))
     assert [row[8] for row in rows] == [0.5, 0.5, 0.0]  # win_share
     assert [row[9] for row in rows] == [False, False, False]  # faulted
     assert {row[0] for row in rows} == {7} and [row[5] for row in rows] == [11, 12, 13]
