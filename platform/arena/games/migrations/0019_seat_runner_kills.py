@@ -4,25 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0005_version_review_reason'),
-        ('games', '0017_worker_sandbox'),
+        ("bots", "0005_version_review_reason"),
+        ("games", "0018_slim_game_rows"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gameseat',
-            name='runner_killed_at',
+            model_name="gameseat",
+            name="runner_killed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='gameseat',
-            name='runner_kills',
+            model_name="gameseat",
+            name="runner_kills",
             field=models.PositiveSmallIntegerField(db_default=0, default=0),
         ),
         migrations.AddIndex(
-            model_name='gameseat',
-            index=models.Index(condition=models.Q(('runner_killed_at__isnull', False)), fields=['runner_killed_at'], name='seat_runner_killed'),
+            model_name="gameseat",
+            index=models.Index(
+                condition=models.Q(("runner_killed_at__isnull", False)),
+                fields=["runner_killed_at"],
+                name="seat_runner_killed",
+            ),
         ),
     ]

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0017_worker_sandbox"),
+        ("games", "0019_seat_runner_kills"),
     ]
 
     operations = [
