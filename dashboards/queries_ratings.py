@@ -35,6 +35,10 @@ from arena.games.models import (
     GameSeatTotal,
     HeadToHeadTotal,
     LineupTotal,
+    SeatedHeadToHeadTotal,
+    SeatedLengthTotal,
+    SeatedLineupTotal,
+    SeatedSeatTotal,
 )
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import Rating, RatingChange
@@ -51,8 +55,6 @@ HISTORY_POINTS = 200
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
 # The tables read, named by their models (no table name is written here).
-SEAT_TOTALS, LENGTHS = GameSeatTotal._meta.db_table, GameLengthTotal._meta.db_table
-PAIRS, LINEUPS = HeadToHeadTotal._meta.db_table, LineupTotal._meta.db_table
 GAMES, SEATS = Game._meta.db_table, GameSeat._meta.db_table
 VERSIONS, BOTS = BotVersion._meta.db_table, Bot._meta.db_table
 USERS = get_user_model()._meta.db_table
@@ -123,10 +125,31 @@ def selected_games(sel: Selection):
 
 
 def from_totals(sel: Selection) -> bool:
-    """Whether the selection's figures are read from the totals: every filter but a bot or
-    bot version is a condition on the totals' key (tournament, title, players, day); not
-    inside :func:`raw_rows`."""
-    return sel.bot is None and sel.bot_version is None and not _RAW.get()
+    """Whether the selection's figures are read from the totals (not inside
+    :func:`raw_rows`): every filter is a condition on their key (tournament, title, players,
+    day; a bot or bot version seated, in the seated totals, :func:`totals`)."""
+    return not _RAW.get()
+
+
+def totals(sel: Selection, plain, seated) -> tuple[str, str, list]:
+    """The table of the totals the selection reads (the model ``plain``, or ``seated``
+    with a bot or bot-version filter: the games it sat in, keyed by each version seated),
+    and the WHERE conditions and parameters that restrict its rows ``r`` to the selection.
+    A bot's games are its versions' rows of the bot's first seat in the game."""
+    if sel.bot is None and sel.bot_version is None:
+        return plain._meta.db_table, *where(sel)
+    clause, params = where(dataclasses.replace(sel, bot=None, bot_version=None))
+    clauses = [clause]
+    if sel.bot_version is not None:
+        clauses.append("r.seated_version_id = %s")
+        params.append(sel.bot_version)
+    if sel.bot is not None:
+        clauses.append(f"r.seated_version_id IN (SELECT id FROM {VERSIONS} WHERE bot_id = %s)")
+        params.append(sel.bot)
+        if sel.bot_version is None:
+            clauses.append("r.first_of_bot = %s")
+            params.append(True)
+    return seated._meta.db_table, " AND ".join(clauses), params
 
 
 _RAW: contextvars.ContextVar[bool] = contextvars.ContextVar("raw_rows", default=False)
@@ -180,10 +203,10 @@ def games_in(sel: Selection) -> int:
     seat-games over its seats (every game seats them all); the line-ups' totals hold as many
     rows as games on a ladder of many bots, the seats' as many as versions and scores."""
     if from_totals(sel):
-        clause, params = where(sel)
+        table, clause, params = totals(sel, GameSeatTotal, SeatedSeatTotal)
         return _rows(
             f"""SELECT CAST(COALESCE(SUM(p.seats / p.players), 0) AS BIGINT) AS n
-                FROM (SELECT r.players, SUM(r.seats) AS seats FROM {SEAT_TOTALS} r
+                FROM (SELECT r.players, SUM(r.seats) AS seats FROM {table} r
                       WHERE {clause} GROUP BY r.players) p""",
             params,
         )[0]["n"]
@@ -196,11 +219,11 @@ def seat_counts(sel: Selection) -> list[dict]:
     faults: what :func:`bot_games`, :func:`faults`, :func:`score_range` and
     :func:`score_bins` add up, so that the page reads the seats once instead of four times."""
     if from_totals(sel):
-        clause, params = where(sel)
+        table, clause, params = totals(sel, GameSeatTotal, SeatedSeatTotal)
         counted = f"""SELECT r.players, r.bot_version_id, r.score, r.status,
                              CAST(SUM(r.seats) AS BIGINT) AS seats,
                              CAST(SUM(r.faults) AS BIGINT) AS faults
-                      FROM {SEAT_TOTALS} r WHERE {clause}
+                      FROM {table} r WHERE {clause}
                       GROUP BY r.players, r.bot_version_id, r.score, r.status"""
     else:
         games, params = _sql(
@@ -302,13 +325,13 @@ def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
         return []
     marks = _marks(bots)
     if from_totals(sel):
-        clause, params = where(sel)
+        table, clause, params = totals(sel, HeadToHeadTotal, SeatedHeadToHeadTotal)
         return _rows(
             f"""SELECT r.bot_a, r.bot_b, CAST(SUM(r.games) AS BIGINT) AS games,
                        CAST(SUM(r.pairs) AS BIGINT) AS pairs,
                        CAST(SUM(r.above) AS BIGINT) AS above,
                        CAST(SUM(r.level) AS BIGINT) AS level
-                FROM {PAIRS} r
+                FROM {table} r
                 WHERE r.bot_a IN ({marks}) AND r.bot_b IN ({marks}) AND {clause}
                 GROUP BY r.bot_a, r.bot_b ORDER BY r.bot_a, r.bot_b""",
             [*bots, *bots, *params],
@@ -335,10 +358,10 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
     if len(bots) < 2:
         return 0
     if from_totals(sel):
-        clause, params = where(sel)
+        table, clause, params = totals(sel, LineupTotal, SeatedLineupTotal)
         seated = " + ".join(["CASE WHEN r.bots LIKE %s THEN 1 ELSE 0 END"] * len(bots))
         return _rows(
-            f"""SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r
+            f"""SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {table} r
                 WHERE {seated} >= 2 AND {clause}""",
             [*(f"%,{int(b)},%" for b in bots), *params],
         )[0]["n"]
@@ -388,12 +411,12 @@ def length_counts(sel: Selection) -> list[dict]:
     ``Game.actions`` so that no record is read): games, and the number and sum of their
     match times in ms. What :func:`length_range` and :func:`length_bins` add up."""
     if from_totals(sel):
-        clause, params = where(sel)
+        table, clause, params = totals(sel, GameLengthTotal, SeatedLengthTotal)
         return _rows(
             f"""SELECT r.players, r.actions, CAST(SUM(r.games) AS BIGINT) AS games,
                        CAST(SUM(r.timed) AS BIGINT) AS timed,
                        CAST(SUM(r.match_ms) AS BIGINT) AS match_ms
-                FROM {LENGTHS} r WHERE {clause} GROUP BY r.players, r.actions""",
+                FROM {table} r WHERE {clause} GROUP BY r.players, r.actions""",
             params,
         )
     games, params = _sql(

@@ -30,13 +30,18 @@ from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating, RatingChange
-from arena.sql import literals
+from arena.sql import build, literals
 from arena.tournaments.models import Tournament
 
 from .analytics import derive_missing_facts
 from .models import (
     FILTER_COLUMNS,
     GAME_FILTER_COLUMNS,
+    LENGTH_KEY,
+    LINEUP_KEY,
+    PAIR_KEY,
+    SEAT_KEY,
+    SEATED_COLUMNS,
     AnalyticsFact,
     AnalyticsFactTotal,
     AnalyticsFolded,
@@ -51,6 +56,10 @@ from .models import (
     HeadToHeadTotal,
     LineupTotal,
     RatingPoint,
+    SeatedHeadToHeadTotal,
+    SeatedLengthTotal,
+    SeatedLineupTotal,
+    SeatedSeatTotal,
 )
 
 # Any number: the key of the PostgreSQL advisory lock that makes folds take turns.
@@ -62,6 +71,7 @@ RATING_BLOCK = 50
 TOTALS = (
     AnalyticsSeatTotal, AnalyticsFactTotal, AnalyticsGameFactTotal,
     GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal,
+    SeatedSeatTotal, SeatedLengthTotal, SeatedHeadToHeadTotal, SeatedLineupTotal,
 )  # fmt: skip
 
 
@@ -124,7 +134,7 @@ def _fold_games(cursor, limit: int | None) -> int:
     for sql in _statements(connection.vendor):
         cursor.execute(sql, [batch])
     for sql in _ratings_page_statements(connection.vendor):
-        cursor.execute(sql, [batch])
+        cursor.execute(sql, [batch] * sql.count("%s"))
     # The facts are in the totals now; the records hold them (arena.games.analytics).
     cursor.execute(
         f"DELETE FROM {_table(AnalyticsFact)} WHERE game_id IN "
@@ -197,6 +207,21 @@ def refold_ratings(tournament_id: int) -> None:
             ),
             _rating_point_params([mark, tournament_id]),
         )
+
+
+def refold_ratings_page() -> None:
+    """Empty the Ratings and bots page's totals and fold them again from every finished
+    game folded before (the pending ones fold with the next batch): what a migration that
+    adds or changes one of them does. The analytics totals are left as they are."""
+    pending = build("(SELECT {p.game_id} FROM {p})", p=AnalyticsPending)
+    everyone = build("(SELECT {g.id} FROM {g} WHERE {g.id} NOT IN ", g=Game) + pending + ")"
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
+        for model in (*PAGE_TOTALS, *SEATED_TOTALS):
+            cursor.execute(f"DELETE FROM {_table(model)}")
+        for sql in _ratings_page_statements(connection.vendor, everyone):
+            cursor.execute(sql)
 
 
 def folded_games() -> int:
@@ -332,74 +357,143 @@ def _statements(vendor: str) -> tuple[str, ...]:
     return seat_total, fact_total, game_total
 
 
+# The games of the batch being folded (its parameter: the batch).
+BATCH_GAMES = build("(SELECT {pending.game_id} FROM {pending} WHERE {pending.batch} = %s)",
+                    pending=AnalyticsPending)  # fmt: skip
+PAGE_TOTALS = (GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal)
+SEATED_TOTALS = (SeatedSeatTotal, SeatedLengthTotal, SeatedHeadToHeadTotal, SeatedLineupTotal)
+
+
 @functools.cache
-def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
-    """The Ratings and bots page's totals of a batch of games (each statement takes it), read
-    from the platform's own rows as the page's raw statements read them (dashboards/
+def _ratings_page_statements(vendor: str, games: str = BATCH_GAMES) -> tuple[str, ...]:
+    """The Ratings and bots page's totals of a set of games (``games``: SQL for ``IN``,
+    whose parameters each statement takes as many times as it has ``%s``), read from the
+    platform's own rows as the page's raw statements read them (dashboards/
     queries_ratings.py): finished games, keyed by their tournament's title and player count,
-    the tournament and the UTC day they finished."""
-    pending, games, seats = _table(AnalyticsPending), _table(Game), _table(GameSeat)
-    versions, tournaments = _table(BotVersion), _table(Tournament)
+    the tournament and the UTC day they finished; then the same keyed first by each distinct
+    version seated (the seated totals, :class:`arena.games.models.SeatedSeatTotal`)."""
+    return tuple(
+        _page_total(vendor, games, model, seated)
+        for seated, models in ((False, PAGE_TOTALS), (True, SEATED_TOTALS))
+        for model in models
+    )
+
+
+# Each page total's statement, by kind: its key's columns after the filters', the sums'
+# columns, the expressions selected for both, the extra joins, condition and groups.
+_PAGE_PARTS = {
+    "seat": (
+        SEAT_KEY,
+        ["seats", "faults"],
+        "s.{s.bot_version}, s.{s.status}, s.{s.score}, COUNT(*), SUM(s.{s.fault_count})",
+        "JOIN {s} s ON s.{s.game} = g.{g.id}",
+        "true",
+        "s.{s.bot_version}, s.{s.status}, s.{s.score}",
+    ),
+    "length": (
+        LENGTH_KEY,
+        ["games", "timed", "match_ms"],
+        "g.{g.actions}, COUNT(*), COUNT(g.{g.match_ms}), COALESCE(SUM(g.{g.match_ms}), 0)",
+        "",
+        "g.{g.actions} IS NOT NULL",
+        "g.{g.actions}",
+    ),
+    # A game is one tournament's on one day: its distinct count sums exactly over folds.
+    "pair": (
+        PAIR_KEY,
+        ["games", "pairs", "above", "level"],
+        "va.{v.bot}, vb.{v.bot}, COUNT(DISTINCT a.{s.game}), COUNT(*), "
+        "SUM(CASE WHEN a.{s.rank} < b.{s.rank} THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN a.{s.rank} = b.{s.rank} THEN 1 ELSE 0 END)",
+        "JOIN {s} a ON a.{s.game} = g.{g.id} "
+        "JOIN {s} b ON b.{s.game} = a.{s.game} AND b.{s.seat} <> a.{s.seat} "
+        "JOIN {v} va ON va.{v.id} = a.{s.bot_version} "
+        "JOIN {v} vb ON vb.{v.id} = b.{s.bot_version}",
+        "va.{v.bot} <> vb.{v.bot} AND a.{s.rank} IS NOT NULL AND b.{s.rank} IS NOT NULL",
+        "va.{v.bot}, vb.{v.bot}",
+    ),
+}
+_KINDS = {
+    GameSeatTotal: "seat", SeatedSeatTotal: "seat", GameLengthTotal: "length",
+    SeatedLengthTotal: "length", HeadToHeadTotal: "pair", SeatedHeadToHeadTotal: "pair",
+    LineupTotal: "lineup", SeatedLineupTotal: "lineup",
+}  # fmt: skip
+# The first seat of each version seated in a game of the set, and whether no lower seat
+# holds the same bot: what a seated total's rows are keyed by first.
+_SEATED = (
+    "(SELECT z.{s.game} AS game, z.{s.bot_version} AS version, "
+    "NOT EXISTS (SELECT 1 FROM {s} o JOIN {v} ov ON ov.{v.id} = o.{s.bot_version} "
+    "WHERE o.{s.game} = z.{s.game} AND ov.{v.bot} = zv.{v.bot} AND o.{s.seat} < z.{s.seat}) "
+    "AS first_of_bot "
+    "FROM {s} z JOIN {v} zv ON zv.{v.id} = z.{s.bot_version} WHERE z.{s.game} IN GAMES "
+    "AND NOT EXISTS (SELECT 1 FROM {s} o WHERE o.{s.game} = z.{s.game} "
+    "AND o.{s.bot_version} = z.{s.bot_version} AND o.{s.seat} < z.{s.seat}))"
+)
+
+
+def _page_total(vendor: str, games: str, model, seated: bool) -> str:
+    """One page total's fold statement (see :func:`_ratings_page_statements`)."""
+    names = {"g": Game, "s": GameSeat, "v": BotVersion, "t": Tournament, "finished": FINISHED}
+    columns = [*(SEATED_COLUMNS if seated else GAME_FILTER_COLUMNS)]
+    keys = build("t.{t.title}, t.{t.seats}, g.{g.tournament}, ", **names) + utc_day(
+        build("g.{g.finished_at}", **names), vendor
+    )
     # A finished game always has its finish time (FINISH_GAME sets both); a row made by
     # other means without one has no day to be counted under, and is left out.
-    finished = (
-        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = {FINISHED} "
-        "AND g.finished_at IS NOT NULL"
+    where = build(
+        "g.{g.id} IN GAMES AND g.{g.status} = {finished} AND g.{g.finished_at} IS NOT NULL",
+        **names,
     )
-    keys = f"t.title, t.seats, g.tournament_id, {utc_day('g.finished_at', vendor)}"
-    of_games = f"{games} g JOIN {tournaments} t ON t.id = g.tournament_id"
+    joins = build("JOIN {t} t ON t.{t.id} = g.{g.tournament}", **names)
+    if seated:
+        keys = f"z.version, z.first_of_bot, {keys}"
+        joins += f" JOIN {build(_SEATED, **names)} z ON z.game = g.{Game._meta.pk.column}"
+    kind = _KINDS[model]
+    if kind == "lineup":
+        sql = _lineup(vendor, model, columns, keys, joins, where)
+    else:
+        key, sums, selected, more_joins, condition, groups = _PAGE_PARTS[kind]
+        sql = build(
+            f"INSERT INTO {_table(model)} ({', '.join([*columns, *key, *sums])}) "
+            f"SELECT {keys}, {selected} FROM {{g}} g {joins} {more_joins} "
+            f"WHERE {where} AND {condition} GROUP BY {keys}, {groups}",
+            **names,
+        ) + _upsert(model, [*columns, *key], sums)
+    return sql.replace("GAMES", games)
 
-    seat_key = [*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"]
-    seat_total = (
-        f"INSERT INTO {_table(GameSeatTotal)} ({', '.join(seat_key)}, seats, faults) "
-        f"SELECT {keys}, s.bot_version_id, s.status, s.score, COUNT(*), SUM(s.fault_count) "
-        f"FROM {of_games} JOIN {seats} s ON s.game_id = g.id WHERE {finished} "
-        f"GROUP BY {keys}, s.bot_version_id, s.status, s.score"
-        + _upsert(GameSeatTotal, seat_key, ["seats", "faults"])
-    )
-    length_key = [*GAME_FILTER_COLUMNS, "actions"]
-    length_total = (
-        f"INSERT INTO {_table(GameLengthTotal)} ({', '.join(length_key)}, games, timed, "
-        f"match_ms) "
-        f"SELECT {keys}, g.actions, COUNT(*), COUNT(g.match_ms), COALESCE(SUM(g.match_ms), 0) "
-        f"FROM {of_games} WHERE {finished} AND g.actions IS NOT NULL "
-        f"GROUP BY {keys}, g.actions"
-        + _upsert(GameLengthTotal, length_key, ["games", "timed", "match_ms"])
-    )
-    pair_key = [*GAME_FILTER_COLUMNS, "bot_a", "bot_b"]
-    # A game is one tournament's on one day: its distinct count sums exactly over folds.
-    pair_total = (
-        f"INSERT INTO {_table(HeadToHeadTotal)} ({', '.join(pair_key)}, games, pairs, above, "
-        f"level) "
-        f"SELECT {keys}, va.bot_id, vb.bot_id, COUNT(DISTINCT a.game_id), COUNT(*), "
-        f"SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END), "
-        f"SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) "
-        f"FROM {of_games} JOIN {seats} a ON a.game_id = g.id "
-        f"JOIN {seats} b ON b.game_id = a.game_id AND b.seat <> a.seat "
-        f"JOIN {versions} va ON va.id = a.bot_version_id "
-        f"JOIN {versions} vb ON vb.id = b.bot_version_id "
-        f"WHERE {finished} AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL "
-        f"AND b.rank IS NOT NULL GROUP BY {keys}, va.bot_id, vb.bot_id"
-        + _upsert(HeadToHeadTotal, pair_key, ["games", "pairs", "above", "level"])
-    )
-    lineup_key = [*GAME_FILTER_COLUMNS, "bots"]
-    # The batch's games are picked as in the statements above (the planner takes the batch
-    # for a row or two and probes each game's seats by index): joined to the games after
-    # the line-ups were made, they were compared with every game of the table instead
-    # (250,000 x 20,000 at a million seats).
-    lineup_total = (
-        f"INSERT INTO {_table(LineupTotal)} ({', '.join(lineup_key)}, games) "
-        f"SELECT m.title, m.seats, m.tournament_id, m.day, m.bots, COUNT(*) FROM ("
-        f"SELECT d.title, d.seats, d.tournament_id, d.day, "
-        f"',' || {_sorted_list('d.bot_id', vendor)} || ',' AS bots "
-        f"FROM (SELECT DISTINCT {keys} AS day, g.id, v.bot_id FROM {of_games} "
-        f"JOIN {seats} s ON s.game_id = g.id JOIN {versions} v ON v.id = s.bot_version_id "
-        f"WHERE {finished} ORDER BY g.id, v.bot_id) d "
-        f"GROUP BY d.id, d.title, d.seats, d.tournament_id, d.day) m "
-        f"WHERE true GROUP BY m.title, m.seats, m.tournament_id, m.day, m.bots"
-        + _upsert(LineupTotal, lineup_key, ["games"])
-    )
-    return seat_total, length_total, pair_total, lineup_total
+
+def _lineup(vendor: str, model, columns: list[str], keys: str, joins: str, where: str) -> str:
+    """The line-ups' fold statement. The set's games are picked as in the statements above
+    (the planner takes the batch for a row or two and probes each game's seats by index):
+    joined to the games after the line-ups were made, they were compared with every game
+    of the table instead (250,000 x 20,000 at a million seats)."""
+    aliased = ", ".join(f"{k} AS k{i}" for i, k in enumerate(_split(keys)))
+    ks = [f"k{i}" for i in range(len(columns))]
+    d, m = ", ".join(f"d.{k}" for k in ks), ", ".join(f"m.{k}" for k in ks)
+    return build(
+        f"INSERT INTO {_table(model)} ({', '.join([*columns, *LINEUP_KEY])}, games) "
+        f"SELECT {m}, m.bots, COUNT(*) FROM ("
+        f"SELECT {d}, ',' || {_sorted_list('d.bot', vendor)} || ',' AS bots "
+        f"FROM (SELECT DISTINCT {aliased}, g.{{g.id}} AS game, v.{{v.bot}} AS bot "
+        f"FROM {{g}} g {joins} JOIN {{s}} s ON s.{{s.game}} = g.{{g.id}} "
+        f"JOIN {{v}} v ON v.{{v.id}} = s.{{s.bot_version}} "
+        f"WHERE {where} ORDER BY game, bot) d GROUP BY d.game, {d}) m "
+        f"WHERE true GROUP BY {m}, m.bots",
+        g=Game, s=GameSeat, v=BotVersion,
+    ) + _upsert(model, [*columns, *LINEUP_KEY], ["games"])  # fmt: skip
+
+
+def _split(keys: str) -> list[str]:
+    """The expressions of a list of keys (commas inside parentheses kept)."""
+    parts, depth, current = [], 0, ""
+    for char in keys:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*parts, current.strip()]
 
 
 def _sorted_list(column: str, vendor: str) -> str:
