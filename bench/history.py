@@ -191,6 +191,7 @@ def _reads(built: dict) -> dict[str, str]:
     rating = Rating.objects.filter(tournament_id=ladder, bot_version=version).get()
     return {
         "ladder page": f"/ladders/{ladder}/",
+        "ladder's tournament page": f"/tournaments/{ladder}/",
         "bot page": f"/bots/{bot.pk}/",
         "staff queue page": "/staff/queue/",
         "api ladder leaderboard": f"/api/v1/ladders/{ladder}/leaderboard/",

@@ -124,8 +124,30 @@ def test_one_reader_draws_the_same_line_on_every_page(long_history, client):
     assert chart.games == line[-1]["game_index"]  # the bot plays on this ladder only
 
 
+def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_history, client):
+    """The tournament page of a ladder draws each entrant bot's line as the ladder page
+    does, and pages its games by number: the last page holds the last games."""
+    ladder = ladder_of(long_history)
+    page = client.get(f"/tournaments/{ladder}/")
+    assert page.status_code == 200
+    (chart,) = [c for c in page.context["charts"] if c.key == "tournament-ratings"]
+    top = Bot.objects.get(name="history-citadels-3")
+    (trace,) = [t for t in chart.figure["data"] if t["name"] == top.name]
+    line = rating_lines([top.pk], tournament=ladder)
+    assert trace["x"] == [p["game_index"] for p in line]
+    assert len(line) <= MOST_POINTS + VERSIONS + 1
+    games = Game.objects.filter(tournament_id=ladder)
+    assert chart.games == games.filter(rated=True).count()
+    last = page.context["page"].paginator.num_pages
+    assert last == -(-games.count() // 50)
+    shown = client.get(f"/tournaments/{ladder}/?page={last}").context["page"].object_list
+    numbers = sorted(games.values_list("number", flat=True))
+    assert [g.number for g in shown] == numbers[(last - 1) * 50 :]
+
+
 READS = [
     "/ladders/{ladder}/",
+    "/tournaments/{ladder}/",
     "/bots/{bot}/",
     "/api/v1/ladders/{ladder}/leaderboard/",
     "/api/v1/ladders/{ladder}/history/{bot}/",
