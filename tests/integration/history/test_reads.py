@@ -5,9 +5,10 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import F, Max
 
+from arena.api import exports
 from arena.bots.models import Bot
 from arena.games import totals
-from arena.games.models import AnalyticsPending, Game
+from arena.games.models import AnalyticsPending, Game, GameSeat
 from arena.ratings.lines import MOST_POINTS, rating_lines
 from arena.ratings.models import RatingChange
 from arena.tournaments.leaderboard import leaderboard
@@ -143,6 +144,20 @@ def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_hist
     shown = client.get(f"/tournaments/{ladder}/?page={last}").context["page"].object_list
     numbers = sorted(games.values_list("number", flat=True))
     assert [g.number for g in shown] == numbers[(last - 1) * 50 :]
+
+
+def test_a_bots_games_csv_streams_every_seat_page_by_page(long_history, client, monkeypatch):
+    monkeypatch.setattr(exports, "CSV_GAMES", 7)  # many pages over the bot's games
+    bot = Bot.objects.get(name="history-citadels-3")
+    response = client.get(f"/api/v1/games/csv/?bot={bot.pk}")
+    assert response.status_code == 200 and response.streaming
+    lines = b"".join(response.streaming_content).decode().splitlines()[1:]
+    played = Game.objects.filter(seats__bot_version__bot=bot).distinct()
+    expected = (
+        GameSeat.objects.filter(game__in=played).order_by("game_id", "seat")
+        .values_list("game_id", "seat")
+    )  # fmt: skip
+    assert [(int(line.split(",")[0]), int(line.split(",")[9])) for line in lines] == list(expected)
 
 
 READS = [
