@@ -26,6 +26,7 @@ from django.db import connection
 import engine
 from arena.games import totals
 from arena.games.models import AnalyticsFactTotal, AnalyticsGameFactTotal, AnalyticsSeatTotal
+from arena.sql import build
 
 SEATS = AnalyticsSeatTotal._meta.db_table
 FACTS = AnalyticsFactTotal._meta.db_table
@@ -115,37 +116,42 @@ def _option_value(text: str):
         return text
 
 
-def where(sel: Selection, alias: str = "r") -> tuple[str, list]:
+def where(sel: Selection, alias: str = "r", model=AnalyticsSeatTotal) -> tuple[str, list]:
     """The WHERE conditions (without the keyword) that restrict the total rows ``alias``
-    to the selection, and their parameters. A rule option is a condition on the
-    tournaments' options: a tournament's games share them (``create_tournament`` writes
-    them into every game)."""
+    (of ``model``, whose columns they name: every total keeps the filters' columns under
+    the same fields) to the selection, and their parameters. A rule option is a condition
+    on the tournaments' options: a tournament's games share them (``create_tournament``
+    writes them into every game)."""
     from arena.bots.models import BotVersion
     from arena.tournaments.models import Tournament
 
-    clauses, params = [f"{alias}.title = %s"], [sel.title]
+    names = {"r": model, "v": BotVersion}
+    clauses, params = [build(f"{alias}.{{r.title}} = %s", **names)], [sel.title]
     for column, value in (
         ("tournament_id", sel.tournament),
         ("players", sel.players),
         ("bot_version_id", sel.bot_version),
     ):
         if value is not None:
-            clauses.append(f"{alias}.{column} = %s")
+            clauses.append(build(f"{alias}.{{r.{column}}} = %s", **names))
             params.append(value)
     if sel.bot is not None:
-        versions = BotVersion._meta.db_table
-        clauses.append(f"{alias}.bot_version_id IN (SELECT id FROM {versions} WHERE bot_id = %s)")
+        clauses.append(build(
+            f"{alias}.{{r.bot_version_id}} IN (SELECT {{v.id}} FROM {{v}} WHERE {{v.bot}} = %s)",
+            **names,
+        ))  # fmt: skip
         params.append(sel.bot)
     for bound, day in ((">=", sel.since), ("<=", sel.until)):
         if day is not None:
-            clauses.append(f"{alias}.day {bound} %s")
+            clauses.append(build(f"{alias}.{{r.day}} {bound} %s", **names))
             params.append(connection.ops.adapt_datefield_value(day))
     if sel.options:
         chosen = Tournament.objects.filter(
             **{f"options__{k}": _option_value(v) for k, v in sel.options}
         )
         sql, chosen_params = chosen.values("id").query.sql_with_params()
-        clauses.append(f"{alias}.tournament_id IN ({sql})")
+        # The ORM's SQL is added after build(): it is not a template.
+        clauses.append(build(f"{alias}.{{r.tournament_id}} IN (", **names) + sql + ")")
         params.extend(chosen_params)
     return " AND ".join(clauses), params
 
