@@ -15,6 +15,8 @@ from arena.web.plots import LAYOUT, Chart, axis, figure_dict
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
 MOST_POINTS = 500
+# The most bots a tournament's rating chart draws (the best-rated first).
+TOURNAMENT_LINES = 12
 SMALL = {"height": 340, "margin": {"l": 55, "r": 15, "t": 20, "b": 50}}  # two side by side
 
 
@@ -144,9 +146,12 @@ def tournament_ratings(tournament, standings) -> Chart:
     finished, read by the one reader of rating lines (``arena.ratings.lines``: points of
     runs of games, thinned), so that a ladder's year costs what the chart draws; a new
     version of a bot continues its line. The table: each entrant's final rating, from
-    ``standings`` (the tournament's Rating rows, with their versions and bots)."""
+    ``standings`` (the tournament's Rating rows, best first, with their versions and
+    bots). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first: a ladder's
+    hundreds of entrants would be a chart nobody reads, and cost what it does not show."""
     standings = list(standings)
-    bots = sorted({r.bot_version.bot_id for r in standings})
+    entrants = list(dict.fromkeys(r.bot_version.bot_id for r in standings))
+    bots = entrants[:TOURNAMENT_LINES]
     points = rating_lines(bots, tournament=tournament.pk)
     fig = go.Figure()
     for bot in bots:
@@ -175,6 +180,8 @@ def tournament_ratings(tournament, standings) -> Chart:
         sorted(finals, key=lambda r: -r["ordinal"]),
         _figure(fig, xaxis=axis("its rated games, in the order they finished"),
                 yaxis=axis("μ − 3σ")),
+        note=(f"The chart draws the {len(bots)} best-rated of {len(entrants)} bots."
+              if len(entrants) > len(bots) else ""),
     )  # fmt: skip
 
 
