@@ -77,8 +77,19 @@ TOTALS = (
 
 # The last rating change folded (0 before the first fold), as a SQL expression: the rating
 # changes after it are not in the rating points yet (arena.ratings.lines reads them too).
-FOLDED_MARK = (
-    f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} WHERE id = 1), 0)"
+# Every table and column of the statements below is named from the models (arena.sql.build).
+NAMES = {
+    "pending": AnalyticsPending, "folded": AnalyticsFolded, "fact": AnalyticsFact,
+    "aseat": AnalyticsSeat, "change": RatingChange, "point": RatingPoint, "rating": Rating,
+}  # fmt: skip
+
+
+def _sql(template: str, **more) -> str:
+    return build(template, **NAMES, **more)
+
+
+FOLDED_MARK = _sql(
+    "COALESCE((SELECT {folded.rating_changes} FROM {folded} WHERE {folded.id} = 1), 0)"
 )
 FINISHED = literals([Game.Status.FINISHED])
 
@@ -91,10 +102,11 @@ def fold_batch(limit: int | None = None) -> int:
     for the next."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
+            _sql("SELECT EXISTS (SELECT 1 FROM {pending} WHERE {pending.batch} IS NULL), ")
             # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
             # mark a sub-query scanned every rating change (5 ms at 100,000).
-            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > {FOLDED_MARK}"
+            + _sql("COALESCE((SELECT MAX({change.id}) FROM {change}), 0) > ")
+            + FOLDED_MARK
         )
         games_pending, changes_pending = cursor.fetchone()
     if not games_pending and not changes_pending:
@@ -121,13 +133,16 @@ def _fold_games(cursor, limit: int | None) -> int:
     """Take the pending games (the ``limit`` lowest ids) as a batch and add them to the
     totals; how many."""
     batch = secrets.randbelow(2**62)
-    taken = "batch IS NULL"
+    taken = _sql("{pending.batch} IS NULL")
     if limit is not None:
         taken = (
-            f"game_id IN (SELECT game_id FROM {_table(AnalyticsPending)} "
-            f"WHERE batch IS NULL ORDER BY game_id LIMIT {int(limit)})"
+            _sql(
+                "{pending.game_id} IN (SELECT {pending.game_id} FROM {pending} "
+                "WHERE {pending.batch} IS NULL ORDER BY {pending.game_id} LIMIT "
+            )
+            + f"{int(limit)})"
         )
-    cursor.execute(f"UPDATE {_table(AnalyticsPending)} SET batch = %s WHERE {taken}", [batch])
+    cursor.execute(_sql("UPDATE {pending} SET {pending.batch} = %s WHERE ") + taken, [batch])
     folded = cursor.rowcount
     if not folded:
         return 0
@@ -137,15 +152,16 @@ def _fold_games(cursor, limit: int | None) -> int:
         cursor.execute(sql, [batch] * sql.count("%s"))
     # The facts are in the totals now; the records hold them (arena.games.analytics).
     cursor.execute(
-        f"DELETE FROM {_table(AnalyticsFact)} WHERE game_id IN "
-        f"(SELECT game_id FROM {_table(AnalyticsPending)} WHERE batch = %s)",
+        _sql("DELETE FROM {fact} WHERE {fact.game_id} IN ") + BATCH_GAMES,
         [batch],
     )
-    cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
+    cursor.execute(_sql("DELETE FROM {pending} WHERE {pending.batch} = %s"), [batch])
     cursor.execute(
-        f"INSERT INTO {_table(AnalyticsFolded)} (id, games, rating_changes) VALUES (1, %s, 0) "
-        f"ON CONFLICT (id) DO UPDATE SET games = {_table(AnalyticsFolded)}.games + "
-        "excluded.games",
+        _sql(
+            "INSERT INTO {folded} ({folded.id}, {folded.games}, {folded.rating_changes}) "
+            "VALUES (1, %s, 0) ON CONFLICT ({folded.id}) DO UPDATE "
+            "SET {folded.games} = {folded}.{folded.games} + excluded.{folded.games}"
+        ),
         [folded],
     )
     return folded
@@ -164,7 +180,7 @@ def _settled_rating_changes() -> int:
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"LOCK TABLE {_table(RatingChange)} IN SHARE MODE")
-        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {_table(RatingChange)}")
+        cursor.execute(_sql("SELECT COALESCE(MAX({change.id}), 0) FROM {change}"))
         return cursor.fetchone()[0]
 
 
@@ -176,13 +192,15 @@ def _fold_rating_changes(cursor, settled: int) -> None:
     if settled <= mark:
         return
     cursor.execute(
-        _rating_points(connection.vendor, "c.id > %s AND c.id <= %s"),
+        _rating_points(connection.vendor, _sql("c.{change.id} > %s AND c.{change.id} <= %s")),
         _rating_point_params([mark, settled]),
     )
-    folded_table = _table(AnalyticsFolded)
     cursor.execute(
-        f"INSERT INTO {folded_table} (id, games, rating_changes) VALUES (1, 0, %s) "
-        f"ON CONFLICT (id) DO UPDATE SET rating_changes = excluded.rating_changes",
+        _sql(
+            "INSERT INTO {folded} ({folded.id}, {folded.games}, {folded.rating_changes}) "
+            "VALUES (1, 0, %s) ON CONFLICT ({folded.id}) DO UPDATE "
+            "SET {folded.rating_changes} = excluded.{folded.rating_changes}"
+        ),
         [settled],
     )
 
@@ -195,15 +213,17 @@ def refold_ratings(tournament_id: int) -> None:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
         cursor.execute(
-            f"DELETE FROM {_table(RatingPoint)} WHERE tournament_id = %s", [tournament_id]
+            _sql("DELETE FROM {point} WHERE {point.tournament_id} = %s"), [tournament_id]
         )
         cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
         cursor.execute(
             _rating_points(
                 connection.vendor,
-                f"c.id <= %s AND c.rating_id IN (SELECT id FROM {_table(Rating)} "
-                "WHERE tournament_id = %s)",
+                _sql(
+                    "c.{change.id} <= %s AND c.{change.rating} IN (SELECT {rating.id} "
+                    "FROM {rating} WHERE {rating.tournament} = %s)"
+                ),
             ),
             _rating_point_params([mark, tournament_id]),
         )
@@ -229,7 +249,7 @@ def folded_games() -> int:
     changes whenever it does, so the dashboards' cache key carries it."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0)"
+            _sql("SELECT COALESCE((SELECT {folded.games} FROM {folded} WHERE {folded.id} = 1), 0)")
         )
         return cursor.fetchone()[0]
 
@@ -267,11 +287,13 @@ def unfold_all() -> None:
             cursor.execute(f"DELETE FROM {_table(model)}")
         # AnalyticsFolded keeps counting games: the cache key must never come back to a
         # value it had before. Its mark goes back to the first rating change.
-        cursor.execute(f"UPDATE {_table(AnalyticsFolded)} SET rating_changes = 0")
+        cursor.execute(_sql("UPDATE {folded} SET {folded.rating_changes} = 0"))
         cursor.execute(f"DELETE FROM {_table(AnalyticsPending)}")
         cursor.execute(
-            f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
-            f"SELECT DISTINCT game_id FROM {_table(AnalyticsSeat)}"
+            _sql(
+                "INSERT INTO {pending} ({pending.game_id}) "
+                "SELECT DISTINCT {aseat.game_id} FROM {aseat}"
+            )
         )
     derive_missing_facts()
 
