@@ -30,7 +30,7 @@ from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating, RatingChange
-from arena.sql import build, literals
+from arena.sql import build, literals, names
 from arena.tournaments.models import Tournament
 
 from .analytics import derive_missing_facts
@@ -92,6 +92,8 @@ FOLDED_MARK = _sql(
     "COALESCE((SELECT {folded.rating_changes} FROM {folded} WHERE {folded.id} = 1), 0)"
 )
 FINISHED = literals([Game.Status.FINISHED])
+# Models in the f-strings of the analytics fold (arena.sql.names): ``{AS_.seat}`` a column.
+AS_, F_, V_ = names(AnalyticsSeat), names(AnalyticsFact), names(BotVersion)
 
 
 def fold_batch(limit: int | None = None) -> int:
@@ -302,6 +304,11 @@ def _table(model) -> str:
     return model._meta.db_table
 
 
+def _columns(model, fields) -> str:
+    """The columns of these fields of ``model``, comma-separated."""
+    return ", ".join(model._meta.get_field(f).column for f in fields)
+
+
 def utc_day(column: str, vendor: str) -> str:
     """The UTC date of a timestamp column (Django keeps SQLite's timestamps as UTC text)."""
     if vendor == "postgresql":
@@ -320,30 +327,34 @@ def _upsert(model, key: list[str], sums: list[str]) -> str:
 def _statements(vendor: str) -> tuple[str, ...]:
     """The analytics totals' three fold statements (each takes the batch), built once per
     process; the Ratings and bots page's follow them (:func:`_ratings_page_statements`)."""
-    seats, facts, pending = _table(AnalyticsSeat), _table(AnalyticsFact), _table(AnalyticsPending)
+    seats, facts = _table(AnalyticsSeat), _table(AnalyticsFact)
     versions = _table(BotVersion)
-    batch = f"(SELECT game_id FROM {pending} WHERE batch = %s)"
-    filters = ", ".join(FILTER_COLUMNS)
+    batch = BATCH_GAMES
+    filters = _columns(AnalyticsSeatTotal, FILTER_COLUMNS)
     dims = (
-        f"s.title, s.players, s.tournament_id, s.bot_version_id, "
-        f"{utc_day('s.finished_at', vendor)} AS day, s.seat"
+        f"s.{AS_.title}, s.{AS_.players}, s.{AS_.tournament_id}, s.{AS_.bot_version_id}, "
+        f"{utc_day(f's.{AS_.finished_at}', vendor)} AS day, s.{AS_.seat}"
     )
-    groups = "s.title, s.players, s.tournament_id, s.bot_version_id, day, s.seat"
+    groups = (
+        f"s.{AS_.title}, s.{AS_.players}, s.{AS_.tournament_id}, s.{AS_.bot_version_id}, day, "
+        f"s.{AS_.seat}"
+    )
     seat_sums = [
         "games", "wins", "score_total", "scored", "faulted", "version_games", "bot_games",
     ]  # fmt: skip
     # A seat is its version's (its bot's) first in the game when no lower seat has it.
     seat_total = (
-        f"INSERT INTO {_table(AnalyticsSeatTotal)} ({filters}, {', '.join(seat_sums)}) "
-        f"SELECT {dims}, COUNT(*), SUM(s.win_share), COALESCE(SUM(s.score), 0), "
-        f"COUNT(s.score), SUM(CASE WHEN s.faulted THEN 1 ELSE 0 END), "
-        f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o WHERE o.game_id = s.game_id "
-        f"AND o.bot_version_id = s.bot_version_id AND o.seat < s.seat) THEN 0 ELSE 1 END), "
+        f"INSERT INTO {_table(AnalyticsSeatTotal)} ({filters}, "
+        f"{_columns(AnalyticsSeatTotal, seat_sums)}) "
+        f"SELECT {dims}, COUNT(*), SUM(s.{AS_.win_share}), COALESCE(SUM(s.{AS_.score}), 0), "
+        f"COUNT(s.{AS_.score}), SUM(CASE WHEN s.{AS_.faulted} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o WHERE o.{AS_.game_id} = s.{AS_.game_id} "
+        f"AND o.{AS_.bot_version_id} = s.{AS_.bot_version_id} AND o.{AS_.seat} < s.{AS_.seat}) THEN 0 ELSE 1 END), "
         f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o JOIN {versions} ov "
-        f"ON ov.id = o.bot_version_id WHERE o.game_id = s.game_id AND ov.bot_id = v.bot_id "
-        f"AND o.seat < s.seat) THEN 0 ELSE 1 END) "
-        f"FROM {seats} s JOIN {versions} v ON v.id = s.bot_version_id "
-        f"WHERE s.game_id IN {batch} GROUP BY {groups}"
+        f"ON ov.{V_.id} = o.{AS_.bot_version_id} WHERE o.{AS_.game_id} = s.{AS_.game_id} AND ov.{V_.bot_id} = v.{V_.bot_id} "
+        f"AND o.{AS_.seat} < s.{AS_.seat}) THEN 0 ELSE 1 END) "
+        f"FROM {seats} s JOIN {versions} v ON v.{V_.id} = s.{AS_.bot_version_id} "
+        f"WHERE s.{AS_.game_id} IN {batch} GROUP BY {groups}"
         + _upsert(AnalyticsSeatTotal, FILTER_COLUMNS, seat_sums)
     )
     fact_sums = [
@@ -352,28 +363,28 @@ def _statements(vendor: str) -> tuple[str, ...]:
     fact_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "detail"]
     # A subject's first detail in a seat-game counts that seat-game once for the subject.
     fact_total = (
-        f"INSERT INTO {_table(AnalyticsFactTotal)} ({filters}, kind, subject, detail, "
-        f"{', '.join(fact_sums)}) "
-        f"SELECT {dims}, f.kind, f.subject, f.detail, SUM(f.facts), SUM(f.value), "
-        f"SUM(CASE WHEN s.win_share > 0 THEN f.facts ELSE 0 END), "
-        f"SUM(CASE WHEN s.win_share > 0 THEN f.value ELSE 0 END), "
-        f"SUM(f.first), SUM(f.first * s.win_share) "
-        f"FROM (SELECT g.game_id, g.seat, g.kind, g.subject, g.detail, g.facts, g.value, "
-        f"CASE WHEN ROW_NUMBER() OVER (PARTITION BY g.game_id, g.seat, g.kind, g.subject "
-        f"ORDER BY g.detail) = 1 THEN 1 ELSE 0 END AS first "
-        f"FROM {facts} g WHERE g.game_id IN {batch} AND g.seat IS NOT NULL) f "
-        f"JOIN {seats} s ON s.game_id = f.game_id AND s.seat = f.seat "
-        f"WHERE true GROUP BY {groups}, f.kind, f.subject, f.detail"
+        f"INSERT INTO {_table(AnalyticsFactTotal)} ({filters}, "
+        f"{_columns(AnalyticsFactTotal, ['kind', 'subject', 'detail', *fact_sums])}) "
+        f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}, SUM(f.{F_.facts}), SUM(f.{F_.value}), "
+        f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.facts} ELSE 0 END), "
+        f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.value} ELSE 0 END), "
+        f"SUM(f.first), SUM(f.first * s.{AS_.win_share}) "
+        f"FROM (SELECT g.{F_.game_id}, g.{F_.seat}, g.{F_.kind}, g.{F_.subject}, g.{F_.detail}, g.{F_.facts}, g.{F_.value}, "
+        f"CASE WHEN ROW_NUMBER() OVER (PARTITION BY g.{F_.game_id}, g.{F_.seat}, g.{F_.kind}, g.{F_.subject} "
+        f"ORDER BY g.{F_.detail}) = 1 THEN 1 ELSE 0 END AS first "
+        f"FROM {facts} g WHERE g.{F_.game_id} IN {batch} AND g.{F_.seat} IS NOT NULL) f "
+        f"JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} AND s.{AS_.seat} = f.{F_.seat} "
+        f"WHERE true GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}"
         + _upsert(AnalyticsFactTotal, fact_key, fact_sums)
     )
     game_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "score"]
     game_total = (
-        f"INSERT INTO {_table(AnalyticsGameFactTotal)} ({filters}, kind, subject, score, "
-        f"games, wins) "
-        f"SELECT {dims}, f.kind, f.subject, s.score, COUNT(*), SUM(s.win_share) "
-        f"FROM {facts} f JOIN {seats} s ON s.game_id = f.game_id "
-        f"WHERE f.game_id IN {batch} AND f.seat IS NULL "
-        f"GROUP BY {groups}, f.kind, f.subject, s.score"
+        f"INSERT INTO {_table(AnalyticsGameFactTotal)} ({filters}, "
+        f"{_columns(AnalyticsGameFactTotal, ['kind', 'subject', 'score', 'games', 'wins'])}) "
+        f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}, COUNT(*), SUM(s.{AS_.win_share}) "
+        f"FROM {facts} f JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} "
+        f"WHERE f.{F_.game_id} IN {batch} AND f.{F_.seat} IS NULL "
+        f"GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}"
         + _upsert(AnalyticsGameFactTotal, game_key, ["games", "wins"])
     )
     return seat_total, fact_total, game_total
