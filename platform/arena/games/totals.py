@@ -94,6 +94,8 @@ FOLDED_MARK = _sql(
 FINISHED = literals([Game.Status.FINISHED])
 # Models in the f-strings of the analytics fold (arena.sql.names): ``{AS_.seat}`` a column.
 AS_, F_, V_ = names(AnalyticsSeat), names(AnalyticsFact), names(BotVersion)
+C_, R_, G_, T_ = names(RatingChange), names(Rating), names(Game), names(Tournament)
+P_ = names(RatingPoint)
 
 
 def fold_batch(limit: int | None = None) -> int:
@@ -564,13 +566,14 @@ def _rating_points(vendor: str, changes: str) -> str:
         "rating_id", "day", "block", "title", "players", "tournament_id", "bot_version_id",
         "games", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
     ]  # fmt: skip
-    later = f"excluded.change_id > {point}.change_id"
+    later = f"excluded.{P_.change_id} > {point}.{P_.change_id}"
     replaced = ", ".join(
         f"{c} = CASE WHEN {later} THEN excluded.{c} ELSE {point}.{c} END"
-        for c in ("mu", "sigma", "ordinal", "finished_at", "game_id", "change_id")
-    )
+        for c in (getattr(P_, f) for f in ("mu", "sigma", "ordinal", "finished_at", "game_id",
+                                           "change_id"))
+    )  # fmt: skip
     return (
-        f"INSERT INTO {point} ({', '.join(columns)}) "
+        f"INSERT INTO {point} ({_columns(RatingPoint, columns)}) "
         f"SELECT b.rating_id, b.day, b.block, b.title, b.players, b.tournament_id, "
         f"b.bot_version_id, b.games, b.mu, b.sigma, b.ordinal, b.finished_at, b.game_id, "
         f"b.change_id "
@@ -578,20 +581,21 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
         f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
         f"ELSE 1 + (n.place - 2) / %s END AS block "
-        f"FROM (SELECT c.rating_id, {utc_day('g.finished_at', vendor)} AS day, t.title, "
-        f"t.seats AS players, r.tournament_id, r.bot_version_id, c.mu, c.sigma, c.ordinal, "
-        f"g.finished_at, c.game_id, c.id AS change_id, COALESCE(f.games, 0) "
-        f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "
-        f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.id = c.rating_id "
-        f"JOIN {tournaments} t ON t.id = r.tournament_id "
-        f"JOIN {games} g ON g.id = c.game_id AND g.status = {FINISHED} "
-        f"AND g.finished_at IS NOT NULL "
-        f"LEFT JOIN (SELECT rating_id, CAST(SUM(games) AS BIGINT) AS games FROM {point} "
-        f"WHERE rating_id IN (SELECT c.rating_id FROM {_table(RatingChange)} c "
-        f"WHERE {changes}) GROUP BY rating_id) f ON f.rating_id = c.rating_id "
+        f"FROM (SELECT c.{C_.rating_id}, {utc_day(f'g.{G_.finished_at}', vendor)} AS day, t.{T_.title}, "
+        f"t.{T_.seats} AS players, r.{R_.tournament_id}, r.{R_.bot_version_id}, c.{C_.mu}, c.{C_.sigma}, c.{C_.ordinal}, "
+        f"g.{G_.finished_at}, c.{C_.game_id}, c.{C_.id} AS change_id, COALESCE(f.games, 0) "
+        f"+ ROW_NUMBER() OVER (PARTITION BY c.{C_.rating_id} ORDER BY c.{C_.id}) AS place "
+        f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.{R_.id} = c.{C_.rating_id} "
+        f"JOIN {tournaments} t ON t.{T_.id} = r.{R_.tournament_id} "
+        f"JOIN {games} g ON g.{G_.id} = c.{C_.game_id} AND g.{G_.status} = {FINISHED} "
+        f"AND g.{G_.finished_at} IS NOT NULL "
+        f"LEFT JOIN (SELECT {P_.rating_id} AS rating_id, CAST(SUM({P_.games}) AS BIGINT) AS games "
+        f"FROM {point} WHERE {P_.rating_id} IN (SELECT c.{C_.rating_id} "
+        f"FROM {_table(RatingChange)} c WHERE {changes}) GROUP BY {P_.rating_id}) f "
+        f"ON f.rating_id = c.{C_.rating_id} "
         f"WHERE {changes}) n) p "
         f"WINDOW run AS (PARTITION BY p.rating_id, p.day, p.block)) b "
         f"WHERE b.latest = 1 "
-        f"ON CONFLICT (rating_id, day, block) DO UPDATE SET "
-        f"games = {point}.games + excluded.games, {replaced}"
+        f"ON CONFLICT ({_columns(RatingPoint, ['rating_id', 'day', 'block'])}) DO UPDATE SET "
+        f"{P_.games} = {point}.{P_.games} + excluded.{P_.games}, {replaced}"
     )
