@@ -9,6 +9,7 @@ from collections import defaultdict
 import pytest
 from django.core.management import CommandError, call_command
 
+from arena.bots.models import BotVersion
 from arena.games import totals
 from arena.games.models import AnalyticsPending, Game, GameSeat, RatingPoint
 from arena.ratings.models import RatingChange
@@ -201,3 +202,26 @@ def test_recomputed_ratings_are_refolded(history):
         rating_id__in=RatingChange.objects.values("rating_id")
     ).exists()
     assert_same_page(sel)
+
+
+def test_a_game_seating_two_versions_of_one_bot_counts_once_for_the_bot(history):
+    """The seated totals key a game once per version seated; the bot's filter takes the
+    version of its lowest seat only, so the game counts once, as the raw rows count it."""
+    game = Game.objects.filter(tournament__title="citadels", status="finished").first()
+    first, second = game.seats.select_related("bot_version__bot").order_by("seat")[:2]
+    bot = first.bot_version.bot
+    other = BotVersion.objects.create(bot=bot, number=98, kind="builtin",
+                                      builtin_name=first.bot_version.builtin_name)  # fmt: skip
+    GameSeat.objects.filter(pk=second.pk).update(bot_version=other)
+    totals.rebuild()  # rows edited after they were folded
+    for sel in (
+        RatingsSelection("citadels", bot=bot.pk),
+        RatingsSelection("citadels", bot_version=other.pk),
+        RatingsSelection("citadels", bot=bot.pk, bot_version=first.bot_version_id),
+    ):
+        assert_same_page(sel)
+    played = Game.objects.filter(
+        tournament__title="citadels", status="finished", seats__bot_version__bot=bot
+    ).distinct()
+    assert q.games_in(RatingsSelection("citadels", bot=bot.pk)) == played.count()
+    assert q.games_in(RatingsSelection("citadels", bot_version=other.pk)) == 1
