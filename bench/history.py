@@ -10,7 +10,9 @@ versions each, real played games' rows replicated with fresh ids in SQL, then fo
 the totals (``arena.games.totals.fold_pending``) as the beat would.
 
 Reads go through Django's test client (the web pages and the API, anonymous but the staff
-queue) and the dashboards' pages with each filter. Uncached: the site's cache cleared
+queue) and the dashboards' pages with each filter; the CSV of all a bot's games to its
+first 1,000 rows (a download grows with the games; each page of it should cost the same),
+and its whole file once, as ms per 1,000 rows. Uncached: the site's cache cleared
 before each request (PostgreSQL's own buffers stay warm); cached: the same request again.
 The store: ``--stores`` games of the Citadels ladder drawn by its matchmaking, played
 in-process and stored by ``store_game_result``, whose worker Python (``process_time``) and
@@ -37,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = "postgres://postgres@127.0.0.1:5432"
 SIZES = (10_000, 100_000, 1_000_000)
 BASELINE = ROOT / "var" / "bench" / "history-10000.json"
+# A CSV of all a bot's games grows with them, as a download does: the read is timed to its
+# first CSV_ROWS rows (what a page of it costs: it streams a page of games at a time), and
+# the whole file once, as a rate per 1,000 rows (flat if every page costs the same).
+CSV_READ = "api games csv of a bot (first 1,000 rows)"
+CSV_ROWS = 1000
 
 
 def main() -> int:
@@ -111,6 +118,9 @@ def _report(games: int, result: dict) -> str:
               f"{t['cached_p95']:9.1f} ms {t['cached_median']:6.1f} ms {ratio:>9}")  # fmt: skip
         if t["uncached_p95"] > slowest[1]:
             slowest = (name, t["uncached_p95"])
+    whole = result["csv_whole"]
+    print(f"games csv of a bot, the whole file: {whole['rows']} rows in {whole['ms']:.0f} ms, "
+          f"{1000 * whole['ms'] / max(whole['rows'], 1):.1f} ms per 1,000 rows")  # fmt: skip
     store = result["store"]
     per_game = store["python_ms"] + store["postgres_ms"]
     base_store = (
@@ -154,11 +164,11 @@ def _child(games: int, repeat: int, stores: int, out: Path) -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     finished, tables, size = _sizes()
-    reads = _time_reads(built, repeat)
+    reads, csv_whole = _time_reads(built, repeat)
     store = _time_store(built["ladders"]["citadels"], stores)
     out.write_text(json.dumps({
         "games": finished, "build_s": build_s, "fold_s": fold_s, "reads": reads,
-        "store": store, "tables": tables, "bytes_per_game": size / finished,
+        "store": store, "csv_whole": csv_whole, "tables": tables, "bytes_per_game": size / finished,
         "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
     }))  # fmt: skip
 
@@ -191,6 +201,7 @@ def _reads(built: dict) -> dict[str, str]:
     rating = Rating.objects.filter(tournament_id=ladder, bot_version=version).get()
     return {
         "ladder page": f"/ladders/{ladder}/",
+        "ladder's tournament page": f"/tournaments/{ladder}/",
         "bot page": f"/bots/{bot.pk}/",
         "staff queue page": "/staff/queue/",
         "api ladder leaderboard": f"/api/v1/ladders/{ladder}/leaderboard/",
@@ -200,7 +211,7 @@ def _reads(built: dict) -> dict[str, str]:
         "api games of the ladder": f"/api/v1/games/?tournament={ladder}",
         "api games of a bot": f"/api/v1/games/?bot={bot.pk}",
         "api games of a version": f"/api/v1/games/?version={version.pk}",
-        "api games csv of a bot": f"/api/v1/games/csv/?bot={bot.pk}",
+        CSV_READ: f"/api/v1/games/csv/?bot={bot.pk}",
         "api standings": f"/api/v1/tournaments/{ladder}/standings/",
         "api standings csv": f"/api/v1/tournaments/{ladder}/standings/csv/",
         "api ladder challenges": f"/api/v1/ladders/{ladder}/challenges/",
@@ -248,8 +259,12 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
 
     from dashboards import tables
 
-    reads = {name: (lambda url=url, name=name: _get(client, url, name))
-             for name, url in _reads(built).items()}  # fmt: skip
+    urls = _reads(built)
+    reads = {
+        name: (lambda url=url, name=name, most=CSV_ROWS if name == CSV_READ else None:
+               _get(client, url, name, most))
+        for name, url in urls.items()
+    }  # fmt: skip
     uncached_reads = {}
     for name, (page, params) in _dashboards(built).items():
         query = QueryDict(mutable=True)
@@ -269,7 +284,10 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
             "uncached_p95": _p95(uncached), "uncached_median": statistics.median(uncached),
             "cached_p95": _p95(cached), "cached_median": statistics.median(cached),
         }  # fmt: skip
-    return found
+    started = time.perf_counter()
+    rows = _get(client, urls[CSV_READ], CSV_READ)
+    whole = 1000 * (time.perf_counter() - started)
+    return found, {"rows": rows, "ms": whole}
 
 
 def _ms(read) -> float:
@@ -278,12 +296,21 @@ def _ms(read) -> float:
     return 1000 * (time.perf_counter() - started)
 
 
-def _get(client, url: str, name: str) -> None:
+def _get(client, url: str, name: str, most: int | None = None) -> int:
+    """GET ``url``; a streamed answer read to its end, or to its first ``most`` rows (lines
+    after the header). How many rows were read."""
     response = client.get(url)
-    if getattr(response, "streaming", False):
-        b"".join(response.streaming_content)
     if response.status_code != 200:
         raise SystemExit(f"{name}: {url} answered {response.status_code}")
+    if not getattr(response, "streaming", False):
+        return 0
+    lines = -1  # the header
+    for chunk in response.streaming_content:
+        lines += chunk.count(b"\n")
+        if most is not None and lines >= most:
+            break
+    response.close()
+    return lines
 
 
 def _p95(values: list[float]) -> float:
@@ -294,14 +321,19 @@ def _p95(values: list[float]) -> float:
 def _time_store(ladder_id: int, stores: int) -> dict:
     """Store ``stores`` of the ladder's own games (its matchmaking draws them); the worker's
     Python and its PostgreSQL backend's CPU per store."""
+    from django.test import override_settings
+
     from arena.games.models import Game
     from arena.tournaments import ladders
     from arena.tournaments.models import Tournament
     from bench.store_path import store_timed
 
-    ladders.top_up(Tournament.objects.get(pk=ladder_id))
-    queued = Game.objects.filter(tournament_id=ladder_id, status=Game.Status.QUEUED)
-    python_s, postgres_s, stored = store_timed(queued.order_by("number"), stores)
+    # The built ratings have settled, and a settled ladder draws a game at a time at its
+    # background rate: timed as a busy ladder (no σ is settled), whose window stays full.
+    with override_settings(ARENA_LADDER_SETTLED_SIGMA=0):
+        ladders.top_up(Tournament.objects.get(pk=ladder_id))
+        queued = Game.objects.filter(tournament_id=ladder_id, status=Game.Status.QUEUED)
+        python_s, postgres_s, stored = store_timed(queued.order_by("number"), stores)
     return {
         "games": stored, "python_ms": 1000 * python_s / max(stored, 1),
         "postgres_ms": 1000 * postgres_s / max(stored, 1),

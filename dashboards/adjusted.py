@@ -55,10 +55,10 @@ def character_effects(sel: Selection) -> dict[str, dict]:
     """Per character: its skill-adjusted effect on the win rate of the seat-games holding it."""
     clause, params = where(sel)
     held = _rows(
-        f"""SELECT r.subject, r.players, r.bot_version_id,
-                   CAST(SUM(r.subject_games) AS BIGINT) AS games, SUM(r.subject_wins) AS wins
-            FROM {FACTS} r WHERE r.kind = 'held' AND {clause}
-            GROUP BY r.subject, r.players, r.bot_version_id""",
+        f"""SELECT r.{FACTS.subject}, r.{FACTS.players}, r.{FACTS.bot_version_id},
+                   CAST(SUM(r.{FACTS.subject_games}) AS BIGINT) AS games, SUM(r.{FACTS.subject_wins}) AS wins
+            FROM {FACTS} r WHERE r.{FACTS.kind} = 'held' AND {clause}
+            GROUP BY r.{FACTS.subject}, r.{FACTS.players}, r.{FACTS.bot_version_id}""",
         params,
     )
 
@@ -74,9 +74,9 @@ def version_totals(clause: str, params: list) -> dict[tuple, tuple]:
     return {
         (r["players"], r["bot_version_id"]): (r["games"], float(r["wins"] or 0))
         for r in _rows(
-            f"""SELECT r.players, r.bot_version_id, CAST(SUM(r.games) AS BIGINT) AS games,
-                       SUM(r.wins) AS wins
-                FROM {SEATS} r WHERE {clause} GROUP BY r.players, r.bot_version_id""",
+            f"""SELECT r.{SEATS.players}, r.{SEATS.bot_version_id}, CAST(SUM(r.{SEATS.games}) AS BIGINT) AS games,
+                       SUM(r.{SEATS.wins}) AS wins
+                FROM {SEATS} r WHERE {clause} GROUP BY r.{SEATS.players}, r.{SEATS.bot_version_id}""",
             params,
         )
     }
@@ -87,10 +87,10 @@ def configuration_effects(sel: Selection) -> dict[tuple, dict]:
     sitting there on the win rate, against the version's other seat-games at that count."""
     clause, params = where(sel)
     held = _rows(
-        f"""SELECT r.subject, r.players, r.seat, r.bot_version_id,
-                   CAST(SUM(r.games) AS BIGINT) AS games, SUM(r.wins) AS wins
-            FROM {GAME_FACTS} r WHERE r.kind = 'configuration' AND {clause}
-            GROUP BY r.subject, r.players, r.seat, r.bot_version_id""",
+        f"""SELECT r.{GAME_FACTS.subject}, r.{GAME_FACTS.players}, r.{GAME_FACTS.seat}, r.{GAME_FACTS.bot_version_id},
+                   CAST(SUM(r.{GAME_FACTS.games}) AS BIGINT) AS games, SUM(r.{GAME_FACTS.wins}) AS wins
+            FROM {GAME_FACTS} r WHERE r.{GAME_FACTS.kind} = 'configuration' AND {clause}
+            GROUP BY r.{GAME_FACTS.subject}, r.{GAME_FACTS.players}, r.{GAME_FACTS.seat}, r.{GAME_FACTS.bot_version_id}""",
         params,
     )
 

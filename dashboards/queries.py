@@ -26,10 +26,13 @@ from django.db import connection
 import engine
 from arena.games import totals
 from arena.games.models import AnalyticsFactTotal, AnalyticsGameFactTotal, AnalyticsSeatTotal
+from arena.sql import build, names
 
-SEATS = AnalyticsSeatTotal._meta.db_table
-FACTS = AnalyticsFactTotal._meta.db_table
-GAME_FACTS = AnalyticsGameFactTotal._meta.db_table
+# The totals read, as models in f-strings: ``{SEATS}`` is the table, ``{SEATS.games}`` a
+# column (arena.sql.names: every table and column is named from the models).
+SEATS = names(AnalyticsSeatTotal)
+FACTS = names(AnalyticsFactTotal)
+GAME_FACTS = names(AnalyticsGameFactTotal)
 CACHE_SECONDS = 600
 
 
@@ -115,37 +118,42 @@ def _option_value(text: str):
         return text
 
 
-def where(sel: Selection, alias: str = "r") -> tuple[str, list]:
+def where(sel: Selection, alias: str = "r", model=AnalyticsSeatTotal) -> tuple[str, list]:
     """The WHERE conditions (without the keyword) that restrict the total rows ``alias``
-    to the selection, and their parameters. A rule option is a condition on the
-    tournaments' options: a tournament's games share them (``create_tournament`` writes
-    them into every game)."""
+    (of ``model``, whose columns they name: every total keeps the filters' columns under
+    the same fields) to the selection, and their parameters. A rule option is a condition
+    on the tournaments' options: a tournament's games share them (``create_tournament``
+    writes them into every game)."""
     from arena.bots.models import BotVersion
     from arena.tournaments.models import Tournament
 
-    clauses, params = [f"{alias}.title = %s"], [sel.title]
+    names = {"r": model, "v": BotVersion}
+    clauses, params = [build(f"{alias}.{{r.title}} = %s", **names)], [sel.title]
     for column, value in (
         ("tournament_id", sel.tournament),
         ("players", sel.players),
         ("bot_version_id", sel.bot_version),
     ):
         if value is not None:
-            clauses.append(f"{alias}.{column} = %s")
+            clauses.append(build(f"{alias}.{{r.{column}}} = %s", **names))
             params.append(value)
     if sel.bot is not None:
-        versions = BotVersion._meta.db_table
-        clauses.append(f"{alias}.bot_version_id IN (SELECT id FROM {versions} WHERE bot_id = %s)")
+        clauses.append(build(
+            f"{alias}.{{r.bot_version_id}} IN (SELECT {{v.id}} FROM {{v}} WHERE {{v.bot}} = %s)",
+            **names,
+        ))  # fmt: skip
         params.append(sel.bot)
     for bound, day in ((">=", sel.since), ("<=", sel.until)):
         if day is not None:
-            clauses.append(f"{alias}.day {bound} %s")
+            clauses.append(build(f"{alias}.{{r.day}} {bound} %s", **names))
             params.append(connection.ops.adapt_datefield_value(day))
     if sel.options:
         chosen = Tournament.objects.filter(
             **{f"options__{k}": _option_value(v) for k, v in sel.options}
         )
         sql, chosen_params = chosen.values("id").query.sql_with_params()
-        clauses.append(f"{alias}.tournament_id IN ({sql})")
+        # The ORM's SQL is added after build(): it is not a template.
+        clauses.append(build(f"{alias}.{{r.tournament_id}} IN (", **names) + sql + ")")
         params.extend(chosen_params)
     return " AND ".join(clauses), params
 
@@ -166,11 +174,11 @@ def games_in(sel: Selection) -> int:
     first seat of the chosen version (bot) in it."""
     clause, params = where(sel)
     if sel.bot_version is not None:
-        counted = "r.version_games"
+        counted = f"r.{SEATS.version_games}"
     elif sel.bot is not None:
-        counted = "r.bot_games"
+        counted = f"r.{SEATS.bot_games}"
     else:
-        counted, clause = "r.games", f"r.seat = 0 AND {clause}"
+        counted, clause = f"r.{SEATS.games}", f"r.{SEATS.seat} = 0 AND {clause}"
     return _rows(
         f"SELECT CAST(COALESCE(SUM({counted}), 0) AS BIGINT) AS n FROM {SEATS} r WHERE {clause}",
         params,
@@ -182,11 +190,11 @@ def seat_results(sel: Selection) -> list[dict]:
     faulted seat-games."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT r.players, r.seat, CAST(SUM(r.games) AS BIGINT) AS games, SUM(r.wins) AS wins,
-                   SUM(r.score_total) * 1.0 / NULLIF(SUM(r.scored), 0) AS average_score,
-                   CAST(SUM(r.faulted) AS BIGINT) AS faulted
+        f"""SELECT r.{SEATS.players}, r.{SEATS.seat}, CAST(SUM(r.{SEATS.games}) AS BIGINT) AS games, SUM(r.{SEATS.wins}) AS wins,
+                   SUM(r.{SEATS.score_total}) * 1.0 / NULLIF(SUM(r.{SEATS.scored}), 0) AS average_score,
+                   CAST(SUM(r.{SEATS.faulted}) AS BIGINT) AS faulted
             FROM {SEATS} r WHERE {clause}
-            GROUP BY r.players, r.seat ORDER BY r.players, r.seat""",
+            GROUP BY r.{SEATS.players}, r.{SEATS.seat} ORDER BY r.{SEATS.players}, r.{SEATS.seat}""",
         params,
     )
 
@@ -195,10 +203,10 @@ def seating(sel: Selection) -> list[dict]:
     """Per player count, bot version and seat: how often that version sat there."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT r.players, r.bot_version_id, r.seat, CAST(SUM(r.games) AS BIGINT) AS games
+        f"""SELECT r.{SEATS.players}, r.{SEATS.bot_version_id}, r.{SEATS.seat}, CAST(SUM(r.{SEATS.games}) AS BIGINT) AS games
             FROM {SEATS} r WHERE {clause}
-            GROUP BY r.players, r.bot_version_id, r.seat
-            ORDER BY r.players, r.bot_version_id, r.seat""",
+            GROUP BY r.{SEATS.players}, r.{SEATS.bot_version_id}, r.{SEATS.seat}
+            ORDER BY r.{SEATS.players}, r.{SEATS.bot_version_id}, r.{SEATS.seat}""",
         params,
     )
 
@@ -218,10 +226,10 @@ def fact_summaries(sel: Selection, kinds: tuple[str, ...]) -> dict[str, list[dic
     marks = ", ".join(["%s"] * len(kinds))
     found: dict[str, list[dict]] = {kind: [] for kind in kinds}
     for row in _rows(
-        f"""SELECT r.kind, r.subject, CAST(SUM(r.facts) AS BIGINT) AS facts, CAST(SUM(r.total) AS BIGINT) AS total,
-                   SUM(r.total) * 1.0 / CAST(SUM(r.facts) AS BIGINT) AS average
-            FROM {FACTS} r WHERE r.kind IN ({marks}) AND {clause}
-            GROUP BY r.kind, r.subject ORDER BY r.kind, r.subject""",
+        f"""SELECT r.{FACTS.kind}, r.{FACTS.subject}, CAST(SUM(r.{FACTS.facts}) AS BIGINT) AS facts, CAST(SUM(r.{FACTS.total}) AS BIGINT) AS total,
+                   SUM(r.{FACTS.total}) * 1.0 / CAST(SUM(r.{FACTS.facts}) AS BIGINT) AS average
+            FROM {FACTS} r WHERE r.{FACTS.kind} IN ({marks}) AND {clause}
+            GROUP BY r.{FACTS.kind}, r.{FACTS.subject} ORDER BY r.{FACTS.kind}, r.{FACTS.subject}""",
         [*kinds, *params],
     ):
         found[row.pop("kind")].append(row)
@@ -232,11 +240,11 @@ def fact_outcomes(sel: Selection, kind: str, by_seat: bool = False) -> list[dict
     """Per subject (and seat): the seat-games with at least one fact of ``kind`` about it,
     and their wins (a shared win 1/k): "games in which it was held"."""
     clause, params = where(sel)
-    seat = ", r.seat" if by_seat else ""
+    seat = f", r.{FACTS.seat}" if by_seat else ""
     return _rows(
-        f"""SELECT r.subject{seat}, CAST(SUM(r.subject_games) AS BIGINT) AS games, SUM(r.subject_wins) AS wins
-            FROM {FACTS} r WHERE r.kind = %s AND {clause}
-            GROUP BY r.subject{seat} ORDER BY r.subject{seat}""",
+        f"""SELECT r.{FACTS.subject}{seat}, CAST(SUM(r.{FACTS.subject_games}) AS BIGINT) AS games, SUM(r.{FACTS.subject_wins}) AS wins
+            FROM {FACTS} r WHERE r.{FACTS.kind} = %s AND {clause}
+            GROUP BY r.{FACTS.subject}{seat} ORDER BY r.{FACTS.subject}{seat}""",
         [kind, *params],
     )
 
@@ -246,10 +254,10 @@ def score_by_source(sel: Selection) -> list[dict]:
     clause, params = where(sel)
     found = []
     for r in _rows(
-        f"""SELECT r.subject AS source, CAST(SUM(r.facts) AS BIGINT) AS facts, CAST(SUM(r.total) AS BIGINT) AS total,
-                   CAST(SUM(r.winner_facts) AS BIGINT) AS winner_facts, CAST(SUM(r.winner_total) AS BIGINT) AS winner_total
-            FROM {FACTS} r WHERE r.kind = 'score' AND {clause}
-            GROUP BY r.subject ORDER BY r.subject""",
+        f"""SELECT r.{FACTS.subject} AS source, CAST(SUM(r.{FACTS.facts}) AS BIGINT) AS facts, CAST(SUM(r.{FACTS.total}) AS BIGINT) AS total,
+                   CAST(SUM(r.{FACTS.winner_facts}) AS BIGINT) AS winner_facts, CAST(SUM(r.{FACTS.winner_total}) AS BIGINT) AS winner_total
+            FROM {FACTS} r WHERE r.{FACTS.kind} = 'score' AND {clause}
+            GROUP BY r.{FACTS.subject} ORDER BY r.{FACTS.subject}""",
         params,
     ):
         rest = (r["facts"] - r["winner_facts"], r["total"] - r["winner_total"])
@@ -267,12 +275,12 @@ def game_fact_seats(sel: Selection, kind: str) -> list[dict]:
     seat-games, wins and average score."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT r.subject, r.players, r.seat, CAST(SUM(r.games) AS BIGINT) AS games, SUM(r.wins) AS wins,
-                   SUM(r.score * r.games) * 1.0
-                       / NULLIF(SUM(CASE WHEN r.score IS NULL THEN 0 ELSE r.games END), 0)
+        f"""SELECT r.{GAME_FACTS.subject}, r.{GAME_FACTS.players}, r.{GAME_FACTS.seat}, CAST(SUM(r.{GAME_FACTS.games}) AS BIGINT) AS games, SUM(r.{GAME_FACTS.wins}) AS wins,
+                   SUM(r.{GAME_FACTS.score} * r.{GAME_FACTS.games}) * 1.0
+                       / NULLIF(SUM(CASE WHEN r.{GAME_FACTS.score} IS NULL THEN 0 ELSE r.{GAME_FACTS.games} END), 0)
                        AS average_score
-            FROM {GAME_FACTS} r WHERE r.kind = %s AND {clause}
-            GROUP BY r.subject, r.players, r.seat ORDER BY r.subject, r.players, r.seat""",
+            FROM {GAME_FACTS} r WHERE r.{GAME_FACTS.kind} = %s AND {clause}
+            GROUP BY r.{GAME_FACTS.subject}, r.{GAME_FACTS.players}, r.{GAME_FACTS.seat} ORDER BY r.{GAME_FACTS.subject}, r.{GAME_FACTS.players}, r.{GAME_FACTS.seat}""",
         [kind, *params],
     )
 
@@ -281,10 +289,10 @@ def game_fact_scores(sel: Selection, kind: str, width: int = 10) -> list[dict]:
     """Per subject of a whole-game fact: the selection's scores in bins of ``width``."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT r.subject, (r.score / %s) * %s AS low, CAST(SUM(r.games) AS BIGINT) AS seats
+        f"""SELECT r.{GAME_FACTS.subject}, (r.{GAME_FACTS.score} / %s) * %s AS low, CAST(SUM(r.{GAME_FACTS.games}) AS BIGINT) AS seats
             FROM {GAME_FACTS} r
-            WHERE r.kind = %s AND r.score IS NOT NULL AND {clause}
-            GROUP BY r.subject, (r.score / %s) * %s ORDER BY r.subject, low""",
+            WHERE r.{GAME_FACTS.kind} = %s AND r.{GAME_FACTS.score} IS NOT NULL AND {clause}
+            GROUP BY r.{GAME_FACTS.subject}, (r.{GAME_FACTS.score} / %s) * %s ORDER BY r.{GAME_FACTS.subject}, low""",
         [width, width, kind, *params, width, width],
     )
 
@@ -294,10 +302,10 @@ def fact_details(sel: Selection, kind: str) -> list[dict]:
     from): how many, and the average value."""
     clause, params = where(sel)
     return _rows(
-        f"""SELECT r.subject, r.detail, CAST(SUM(r.facts) AS BIGINT) AS facts,
-                   SUM(r.total) * 1.0 / CAST(SUM(r.facts) AS BIGINT) AS average
-            FROM {FACTS} r WHERE r.kind = %s AND {clause}
-            GROUP BY r.subject, r.detail ORDER BY r.subject, r.detail""",
+        f"""SELECT r.{FACTS.subject}, r.{FACTS.detail}, CAST(SUM(r.{FACTS.facts}) AS BIGINT) AS facts,
+                   SUM(r.{FACTS.total}) * 1.0 / CAST(SUM(r.{FACTS.facts}) AS BIGINT) AS average
+            FROM {FACTS} r WHERE r.{FACTS.kind} = %s AND {clause}
+            GROUP BY r.{FACTS.subject}, r.{FACTS.detail} ORDER BY r.{FACTS.subject}, r.{FACTS.detail}""",
         [kind, *params],
     )
 

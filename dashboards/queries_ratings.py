@@ -2,17 +2,17 @@
 rating history (not the analytics facts, which dashboards/queries.py reads).
 
 As in queries.py, each query takes a selection and returns plain rows (lists of dicts) that
-PostgreSQL and SQLite both compute. A selection without a bot or bot-version filter is a
-condition on a tournament and a day, and its queries read the page's totals, folded from
-the stored games and the rating changes with the analytics totals (arena.games.totals;
-:func:`from_totals`); a bot (version) filter selects the games it sat in, which no total
-says, so its queries read the raw rows: the games of the selection are one ORM sub-query
-(:func:`selected_games`) that every such statement restricts itself to, and where the
-ratings come from is one function (:func:`rating_history_source`), so that another rating
-(a ladder's per-title rating) can replace the per-tournament one in a single place. Both
-give the same rows, but for the rating line: from the totals its points are runs of games
-(:data:`arena.games.totals.RATING_BLOCK`), not games. docs/analytics.md gives each figure's
-definition.
+PostgreSQL and SQLite both compute. Every filter is a condition on the page's totals' key
+(tournament, title, players, day), folded from the stored games and the rating changes with
+the analytics totals (arena.games.totals; :func:`totals`); a bot or bot-version filter
+selects the games it sat in, which the seated totals key by each version seated. Inside
+:func:`raw_rows` the queries read the raw rows instead, what the tests compare the totals
+with: the games of the selection are one ORM sub-query (:func:`selected_games`) that every
+such statement restricts itself to, and where the ratings come from is one function
+(:func:`rating_history_source`). Both give the same rows, but for the rating line: a drawn
+line is read by the one reader of rating lines (arena.ratings.lines), whose points are runs
+of games (:data:`arena.games.totals.RATING_BLOCK`), not games. Every table and column is
+named from the models (:func:`sql`). docs/analytics.md gives each figure's definition.
 """
 
 from __future__ import annotations
@@ -35,9 +35,14 @@ from arena.games.models import (
     GameSeatTotal,
     HeadToHeadTotal,
     LineupTotal,
+    SeatedHeadToHeadTotal,
+    SeatedLengthTotal,
+    SeatedLineupTotal,
+    SeatedSeatTotal,
 )
 from arena.ratings.lines import rating_lines
 from arena.ratings.models import Rating, RatingChange
+from arena.sql import build
 
 from .queries import Selection, SelectionError, _option_value, _rows, selection_from, where
 
@@ -50,13 +55,17 @@ MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not 
 HISTORY_POINTS = 200
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
-# The tables read, named by their models (no table name is written here).
-SEAT_TOTALS, LENGTHS = GameSeatTotal._meta.db_table, GameLengthTotal._meta.db_table
-PAIRS, LINEUPS = HeadToHeadTotal._meta.db_table, LineupTotal._meta.db_table
-GAMES, SEATS = Game._meta.db_table, GameSeat._meta.db_table
-VERSIONS, BOTS = BotVersion._meta.db_table, Bot._meta.db_table
-USERS = get_user_model()._meta.db_table
-RATINGS, CHANGES = Rating._meta.db_table, RatingChange._meta.db_table
+# The tables and columns read, named by their models' fields (``arena.sql.build``: no
+# table or column name is written here); ``r`` is the totals' table a query reads.
+NAMES = {
+    "g": Game, "s": GameSeat, "v": BotVersion, "b": Bot, "u": get_user_model(),
+    "rating": Rating, "change": RatingChange,
+}  # fmt: skip
+
+
+def sql(template: str, model=None) -> str:
+    """``template`` built with :data:`NAMES` and ``model`` as ``r``."""
+    return build(template, **NAMES, **({"r": model} if model is not None else {}))
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,10 @@ def rating_history_source() -> tuple[str, list]:
     ``game_id``, ``mu``, ``sigma`` and ``ordinal`` (μ − 3σ) after that game. Today the
     per-tournament OpenSkill history of arena.ratings; repoint here for another rating."""
     return (
-        f"""SELECT r.bot_version_id, c.game_id, c.mu, c.sigma, c.ordinal
-           FROM {CHANGES} c JOIN {RATINGS} r ON r.id = c.rating_id""",
+        sql("""SELECT r.{rating.bot_version} AS bot_version_id, c.{change.game} AS game_id,
+                      c.{change.mu} AS mu, c.{change.sigma} AS sigma,
+                      c.{change.ordinal} AS ordinal
+               FROM {change} c JOIN {rating} r ON r.{rating.id} = c.{change.rating}"""),
         [],
     )
 
@@ -97,7 +108,7 @@ def rating_history_source() -> tuple[str, list]:
 def rating_version() -> int:
     """Changes whenever a rating changes: a game can be rated after it was stored (ratings
     are applied in game order), so the page's cache key carries this beside the games."""
-    return _rows(f"SELECT MAX(id) AS v FROM {CHANGES}", [])[0]["v"] or 0
+    return _rows(sql("SELECT MAX({change.id}) AS v FROM {change}"), [])[0]["v"] or 0
 
 
 def selected_games(sel: Selection):
@@ -123,10 +134,33 @@ def selected_games(sel: Selection):
 
 
 def from_totals(sel: Selection) -> bool:
-    """Whether the selection's figures are read from the totals: every filter but a bot or
-    bot version is a condition on the totals' key (tournament, title, players, day); not
-    inside :func:`raw_rows`."""
-    return sel.bot is None and sel.bot_version is None and not _RAW.get()
+    """Whether the selection's figures are read from the totals (not inside
+    :func:`raw_rows`): every filter is a condition on their key (tournament, title, players,
+    day; a bot or bot version seated, in the seated totals, :func:`totals`)."""
+    return not _RAW.get()
+
+
+def totals(sel: Selection, plain, seated) -> tuple:
+    """The model of the totals the selection reads (``plain``, or ``seated`` with a bot or
+    bot-version filter: the games it sat in, keyed by each version seated), and the WHERE
+    conditions and parameters that restrict its rows ``r`` to the selection. A bot's games
+    are its versions' rows of the bot's first seat in the game."""
+    if sel.bot is None and sel.bot_version is None:
+        return plain, *where(sel, model=plain)
+    clause, params = where(dataclasses.replace(sel, bot=None, bot_version=None), model=seated)
+    clauses = [clause]
+    if sel.bot_version is not None:
+        clauses.append(sql("r.{r.seated_version_id} = %s", seated))
+        params.append(sel.bot_version)
+    if sel.bot is not None:
+        clauses.append(sql(
+            "r.{r.seated_version_id} IN (SELECT {v.id} FROM {v} WHERE {v.bot} = %s)", seated
+        ))  # fmt: skip
+        params.append(sel.bot)
+        if sel.bot_version is None:
+            clauses.append(sql("r.{r.first_of_bot} = %s", seated))
+            params.append(True)
+    return seated, " AND ".join(clauses), params
 
 
 _RAW: contextvars.ContextVar[bool] = contextvars.ContextVar("raw_rows", default=False)
@@ -180,11 +214,14 @@ def games_in(sel: Selection) -> int:
     seat-games over its seats (every game seats them all); the line-ups' totals hold as many
     rows as games on a ladder of many bots, the seats' as many as versions and scores."""
     if from_totals(sel):
-        clause, params = where(sel)
+        model, clause, params = totals(sel, GameSeatTotal, SeatedSeatTotal)
         return _rows(
-            f"""SELECT CAST(COALESCE(SUM(p.seats / p.players), 0) AS BIGINT) AS n
-                FROM (SELECT r.players, SUM(r.seats) AS seats FROM {SEAT_TOTALS} r
-                      WHERE {clause} GROUP BY r.players) p""",
+            sql(
+                """SELECT CAST(COALESCE(SUM(p.seats / p.players), 0) AS BIGINT) AS n
+                   FROM (SELECT r.{r.players} AS players, SUM(r.{r.seats}) AS seats
+                         FROM {r} r WHERE CLAUSE GROUP BY r.{r.players}) p""",
+                model,
+            ).replace("CLAUSE", clause),
             params,
         )[0]["n"]
     return selected_games(sel).count()
@@ -196,27 +233,35 @@ def seat_counts(sel: Selection) -> list[dict]:
     faults: what :func:`bot_games`, :func:`faults`, :func:`score_range` and
     :func:`score_bins` add up, so that the page reads the seats once instead of four times."""
     if from_totals(sel):
-        clause, params = where(sel)
-        counted = f"""SELECT r.players, r.bot_version_id, r.score, r.status,
-                             CAST(SUM(r.seats) AS BIGINT) AS seats,
-                             CAST(SUM(r.faults) AS BIGINT) AS faults
-                      FROM {SEAT_TOTALS} r WHERE {clause}
-                      GROUP BY r.players, r.bot_version_id, r.score, r.status"""
+        model, clause, params = totals(sel, GameSeatTotal, SeatedSeatTotal)
+        counted = sql(
+            """SELECT r.{r.players} AS players, r.{r.bot_version_id} AS bot_version_id,
+                                r.{r.score} AS score, r.{r.status} AS status,
+                                CAST(SUM(r.{r.seats}) AS BIGINT) AS seats,
+                                CAST(SUM(r.{r.faults}) AS BIGINT) AS faults
+                         FROM {r} r WHERE CLAUSE
+                         GROUP BY r.{r.players}, r.{r.bot_version_id}, r.{r.score},
+                                  r.{r.status}""",
+            model,
+        ).replace("CLAUSE", clause)
     else:
         games, params = _sql(
             selected_games(sel).annotate(players=F("tournament__seats")), ("id", "players")
         )
-        counted = f"""SELECT sg.players, s.bot_version_id, s.score, s.status, COUNT(*) AS seats,
-                             SUM(s.fault_count) AS faults
-                      FROM {SEATS} s JOIN ({games}) sg ON sg.id = s.game_id
-                      GROUP BY sg.players, s.bot_version_id, s.score, s.status"""
+        counted = sql("""SELECT sg.players, s.{s.bot_version} AS bot_version_id,
+                                s.{s.score} AS score, s.{s.status} AS status,
+                                COUNT(*) AS seats, SUM(s.{s.fault_count}) AS faults
+                         FROM {s} s JOIN (GAMES) sg ON sg.id = s.{s.game}
+                         GROUP BY sg.players, s.{s.bot_version}, s.{s.score},
+                                  s.{s.status}""").replace("GAMES", games)
     return _rows(
-        f"""SELECT c.players, c.bot_version_id, v.bot_id, b.name AS bot, u.username AS owner,
-                   v.number AS version, c.score, c.status, c.seats, c.faults
-            FROM ({counted}) c
-            JOIN {VERSIONS} v ON v.id = c.bot_version_id
-            JOIN {BOTS} b ON b.id = v.bot_id
-            JOIN {USERS} u ON u.id = b.owner_id""",
+        sql("""SELECT c.players, c.bot_version_id, v.{v.bot} AS bot_id, b.{b.name} AS bot,
+                      u.{u.username} AS owner, v.{v.number} AS version, c.score, c.status,
+                      c.seats, c.faults
+               FROM (COUNTED) c
+               JOIN {v} v ON v.{v.id} = c.bot_version_id
+               JOIN {b} b ON b.{b.id} = v.{v.bot}
+               JOIN {u} u ON u.{u.id} = b.{b.owner}""").replace("COUNTED", counted),
         params,
     )
 
@@ -258,32 +303,35 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
         return rating_lines(bots, condition=where(keyed, "h"), most=most)
     source, source_params = rating_history_source()
     games, games_params = _games(sel)
-    points = f"""SELECT h.bot_version_id, g.tournament_id, h.game_id, g.finished_at,
-                        h.mu, h.sigma, h.ordinal, 1 AS games, 0 AS rating
-                 FROM ({source}) h JOIN {GAMES} g ON g.id = h.game_id
-                 JOIN {VERSIONS} v ON v.id = h.bot_version_id
-                 WHERE v.bot_id IN ({_marks(bots)}) AND h.game_id IN ({games})"""
+    points = sql(f"""SELECT h.bot_version_id, g.{{g.tournament}} AS tournament_id, h.game_id,
+                            g.{{g.finished_at}} AS finished_at, h.mu, h.sigma, h.ordinal,
+                            1 AS games, 0 AS rating
+                     FROM (SOURCE) h JOIN {{g}} g ON g.{{g.id}} = h.game_id
+                     JOIN {{v}} v ON v.{{v.id}} = h.bot_version_id
+                     WHERE v.{{v.bot}} IN ({_marks(bots)}) AND h.game_id IN (GAMES)""")
+    points = points.replace("SOURCE", source).replace("GAMES", games)
     params = [*source_params, *bots, *games_params]
     # The bot's name is joined to the kept points only, not to the thousands of points a
     # bot's series holds at a million seats (the game's number, which nothing drew, was
     # dropped: looking it up for the kept points was 16 ms of 35 there).
-    named = {"bot": "b.name"}
+    named = {"bot": sql("b.{b.name}")}
+    selected = ", ".join(f"{named.get(c, f'r.{c}')} AS {c}" for c in HISTORY_COLUMNS)
     return _rows(
-        f"""SELECT {", ".join(f"{named.get(c, f'r.{c}')} AS {c}" for c in HISTORY_COLUMNS)}
-            FROM (
-            SELECT v.bot_id, h.bot_version_id, v.number AS version,
-                   v.created AS version_uploaded, h.tournament_id, h.game_id,
+        sql(f"""SELECT {selected} FROM (
+            SELECT v.{{v.bot}} AS bot_id, h.bot_version_id, v.{{v.number}} AS version,
+                   v.{{v.created}} AS version_uploaded, h.tournament_id, h.game_id,
                    h.finished_at, h.mu, h.sigma, h.ordinal, h.games,
                    CAST(SUM(h.games) OVER series AS BIGINT) AS game_index,
                    ROW_NUMBER() OVER series AS point,
-                   COUNT(*) OVER (PARTITION BY v.bot_id) AS n,
+                   COUNT(*) OVER (PARTITION BY v.{{v.bot}}) AS n,
                    LAG(h.bot_version_id) OVER series AS previous_version
-            FROM ({points}) h
-            JOIN {VERSIONS} v ON v.id = h.bot_version_id
-            WINDOW series AS (PARTITION BY v.bot_id ORDER BY h.finished_at, h.game_id, h.rating
+            FROM (POINTS) h
+            JOIN {{v}} v ON v.{{v.id}} = h.bot_version_id
+            WINDOW series AS (PARTITION BY v.{{v.bot}}
+                              ORDER BY h.finished_at, h.game_id, h.rating
                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
-            JOIN {BOTS} b ON b.id = r.bot_id
-            ORDER BY r.bot_id, r.game_index""",
+            JOIN {{b}} b ON b.{{b.id}} = r.bot_id
+            ORDER BY r.bot_id, r.game_index""").replace("POINTS", points),
         params,
     )
 
@@ -302,30 +350,37 @@ def head_to_head(sel: Selection, bots: tuple[int, ...]) -> list[dict]:
         return []
     marks = _marks(bots)
     if from_totals(sel):
-        clause, params = where(sel)
+        model, clause, params = totals(sel, HeadToHeadTotal, SeatedHeadToHeadTotal)
         return _rows(
-            f"""SELECT r.bot_a, r.bot_b, CAST(SUM(r.games) AS BIGINT) AS games,
-                       CAST(SUM(r.pairs) AS BIGINT) AS pairs,
-                       CAST(SUM(r.above) AS BIGINT) AS above,
-                       CAST(SUM(r.level) AS BIGINT) AS level
-                FROM {PAIRS} r
-                WHERE r.bot_a IN ({marks}) AND r.bot_b IN ({marks}) AND {clause}
-                GROUP BY r.bot_a, r.bot_b ORDER BY r.bot_a, r.bot_b""",
+            sql(
+                f"""SELECT r.{{r.bot_a}} AS bot_a, r.{{r.bot_b}} AS bot_b,
+                           CAST(SUM(r.{{r.games}}) AS BIGINT) AS games,
+                           CAST(SUM(r.{{r.pairs}}) AS BIGINT) AS pairs,
+                           CAST(SUM(r.{{r.above}}) AS BIGINT) AS above,
+                           CAST(SUM(r.{{r.level}}) AS BIGINT) AS level
+                    FROM {{r}} r
+                    WHERE r.{{r.bot_a}} IN ({marks}) AND r.{{r.bot_b}} IN ({marks}) AND CLAUSE
+                    GROUP BY r.{{r.bot_a}}, r.{{r.bot_b}}
+                    ORDER BY r.{{r.bot_a}}, r.{{r.bot_b}}""",
+                model,
+            ).replace("CLAUSE", clause),
             [*bots, *bots, *params],
         )
     games, params = _games(sel)
     return _rows(
-        f"""SELECT va.bot_id AS bot_a, vb.bot_id AS bot_b,
-                   COUNT(DISTINCT a.game_id) AS games, COUNT(*) AS pairs,
-                   SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END) AS above,
-                   SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) AS level
-            FROM {SEATS} a
-            JOIN {SEATS} b ON b.game_id = a.game_id AND b.seat <> a.seat
-            JOIN {VERSIONS} va ON va.id = a.bot_version_id
-            JOIN {VERSIONS} vb ON vb.id = b.bot_version_id
-            WHERE a.game_id IN ({games}) AND va.bot_id IN ({marks}) AND vb.bot_id IN ({marks})
-              AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL AND b.rank IS NOT NULL
-            GROUP BY va.bot_id, vb.bot_id ORDER BY va.bot_id, vb.bot_id""",
+        sql(f"""SELECT va.{{v.bot}} AS bot_a, vb.{{v.bot}} AS bot_b,
+                   COUNT(DISTINCT a.{{s.game}}) AS games, COUNT(*) AS pairs,
+                   SUM(CASE WHEN a.{{s.rank}} < b.{{s.rank}} THEN 1 ELSE 0 END) AS above,
+                   SUM(CASE WHEN a.{{s.rank}} = b.{{s.rank}} THEN 1 ELSE 0 END) AS level
+            FROM {{s}} a
+            JOIN {{s}} b ON b.{{s.game}} = a.{{s.game}} AND b.{{s.seat}} <> a.{{s.seat}}
+            JOIN {{v}} va ON va.{{v.id}} = a.{{s.bot_version}}
+            JOIN {{v}} vb ON vb.{{v.id}} = b.{{s.bot_version}}
+            WHERE a.{{s.game}} IN (GAMES) AND va.{{v.bot}} IN ({marks})
+              AND vb.{{v.bot}} IN ({marks}) AND va.{{v.bot}} <> vb.{{v.bot}}
+              AND a.{{s.rank}} IS NOT NULL AND b.{{s.rank}} IS NOT NULL
+            GROUP BY va.{{v.bot}}, vb.{{v.bot}}
+            ORDER BY va.{{v.bot}}, vb.{{v.bot}}""").replace("GAMES", games),
         [*params, *bots, *bots],
     )
 
@@ -335,20 +390,24 @@ def games_met(sel: Selection, bots: tuple[int, ...]) -> int:
     if len(bots) < 2:
         return 0
     if from_totals(sel):
-        clause, params = where(sel)
-        seated = " + ".join(["CASE WHEN r.bots LIKE %s THEN 1 ELSE 0 END"] * len(bots))
+        model, clause, params = totals(sel, LineupTotal, SeatedLineupTotal)
+        seated = " + ".join(
+            [sql("CASE WHEN r.{r.bots} LIKE %s THEN 1 ELSE 0 END", model)] * len(bots)
+        )
         return _rows(
-            f"""SELECT CAST(COALESCE(SUM(r.games), 0) AS BIGINT) AS n FROM {LINEUPS} r
-                WHERE {seated} >= 2 AND {clause}""",
+            sql("SELECT CAST(COALESCE(SUM(r.{r.games}), 0) AS BIGINT) AS n FROM {r} r ", model)
+            + f"WHERE {seated} >= 2 AND {clause}",
             [*(f"%,{int(b)},%" for b in bots), *params],
         )[0]["n"]
     games, params = _games(sel)
     return _rows(
-        f"""SELECT COUNT(*) AS n FROM (
-                SELECT s.game_id FROM {SEATS} s
-                JOIN {VERSIONS} v ON v.id = s.bot_version_id
-                WHERE s.game_id IN ({games}) AND v.bot_id IN ({_marks(bots)})
-                GROUP BY s.game_id HAVING COUNT(DISTINCT v.bot_id) >= 2) AS m""",
+        sql(f"""SELECT COUNT(*) AS n FROM (
+                SELECT s.{{s.game}} FROM {{s}} s
+                JOIN {{v}} v ON v.{{v.id}} = s.{{s.bot_version}}
+                WHERE s.{{s.game}} IN (GAMES) AND v.{{v.bot}} IN ({_marks(bots)})
+                GROUP BY s.{{s.game}} HAVING COUNT(DISTINCT v.{{v.bot}}) >= 2) AS m""").replace(
+            "GAMES", games
+        ),
         [*params, *bots],
     )[0]["n"]
 
@@ -388,12 +447,17 @@ def length_counts(sel: Selection) -> list[dict]:
     ``Game.actions`` so that no record is read): games, and the number and sum of their
     match times in ms. What :func:`length_range` and :func:`length_bins` add up."""
     if from_totals(sel):
-        clause, params = where(sel)
+        model, clause, params = totals(sel, GameLengthTotal, SeatedLengthTotal)
         return _rows(
-            f"""SELECT r.players, r.actions, CAST(SUM(r.games) AS BIGINT) AS games,
-                       CAST(SUM(r.timed) AS BIGINT) AS timed,
-                       CAST(SUM(r.match_ms) AS BIGINT) AS match_ms
-                FROM {LENGTHS} r WHERE {clause} GROUP BY r.players, r.actions""",
+            sql(
+                """SELECT r.{r.players} AS players, r.{r.actions} AS actions,
+                          CAST(SUM(r.{r.games}) AS BIGINT) AS games,
+                          CAST(SUM(r.{r.timed}) AS BIGINT) AS timed,
+                          CAST(SUM(r.{r.match_ms}) AS BIGINT) AS match_ms
+                   FROM {r} r WHERE CLAUSE
+                   GROUP BY r.{r.players}, r.{r.actions}""",
+                model,
+            ).replace("CLAUSE", clause),
             params,
         )
     games, params = _sql(

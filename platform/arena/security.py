@@ -1,4 +1,5 @@
-"""What the web service checks before it serves anyone: a real secret key unless DEBUG is on.
+"""What the web service checks before it serves anyone: a real secret key and its own record
+signing key, unless DEBUG is on.
 
 Only the web process signs anything (sessions, CSRF tokens, password resets), so the check
 runs where it starts (arena.wsgi), not in settings: management commands, workers, beat and
@@ -31,7 +32,8 @@ def secret_key_problem(key: str) -> str | None:
 
 
 def require_production_secret(settings) -> None:
-    """Refuse to serve with DEBUG off and a missing, example or weak ARENA_SECRET_KEY."""
+    """Refuse to serve with DEBUG off and a missing, example or weak ARENA_SECRET_KEY, or
+    with records signed by the development key (public: a record it signed proves nothing)."""
     if settings.DEBUG:
         return
     problem = secret_key_problem(settings.SECRET_KEY)
@@ -41,4 +43,12 @@ def require_production_secret(settings) -> None:
             "value, e.g. the output of: python3 -c 'import secrets; "
             "print(secrets.token_urlsafe(50))' (or set ARENA_DEBUG=true on a development "
             "machine)."
+        )
+    if settings.ARENA_RECORD_SIGNING_KEY == DEV_RECORD_SIGNING_KEY:
+        raise ImproperlyConfigured(
+            "ARENA_RECORD_SIGNING_KEY is not set: the site would sign its records with the "
+            "development key, which this repository publishes. Set it to a key of your own, "
+            'made by: python -c "from engine.core import signatures; '
+            'print(signatures.new_private_key_text())" (and keep it: records signed before '
+            "verify only against it), or set ARENA_DEBUG=true on a development machine."
         )

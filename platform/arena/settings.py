@@ -160,7 +160,8 @@ SECRET_KEY = env_str("ARENA_SECRET_KEY", "") or DEV_SECRET_KEY
 # The Ed25519 key the records the platform serves are signed with (arena.games.signing):
 # base64url of a 32-byte seed; `python -c "from engine.core import signatures;
 # print(signatures.new_private_key_text())"` makes one. Unset: the development key, which is
-# public (the public key endpoint, /api/v1/record-key/, says so).
+# public (the public key endpoint, /api/v1/record-key/, says so); the web service refuses to
+# start on it with DEBUG off (arena.security).
 ARENA_RECORD_SIGNING_KEY = env_str("ARENA_RECORD_SIGNING_KEY", "") or DEV_RECORD_SIGNING_KEY
 try:
     signatures.private_key(ARENA_RECORD_SIGNING_KEY)

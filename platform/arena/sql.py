@@ -219,6 +219,12 @@ class _Names:
         return self._model._meta.get_field(field).column
 
 
+def names(model) -> _Names:
+    """``model`` for an f-string: ``{m}`` is its table, ``{m.field}`` the column of a field,
+    as in a :func:`build` template."""
+    return _Names(model)
+
+
 def build(template: str, **models) -> str:
     """The template's text with each ``{name}`` and ``{name.field}`` replaced by the table
     and column of the model given as ``name`` (see :class:`_Names`), and each ``{name}`` that

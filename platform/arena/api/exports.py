@@ -62,10 +62,32 @@ def _stream(header: list[str], rows: Iterable[list], filename: str) -> Streaming
     return response
 
 
+# Games per page of the games CSV: a page's seats are read in one statement.
+CSV_GAMES = 500
+
+
 def games_csv(games, filename: str) -> StreamingHttpResponse:
-    """``games`` (a filtered queryset) as one CSV row per seat, in game and seat order."""
-    seats = (
-        GameSeat.objects.filter(game__in=games.values("id"))
+    """``games`` (a filtered queryset) as one CSV row per seat, in game and seat order,
+    streamed a page of games at a time: each page the next ``CSV_GAMES`` game ids after the
+    last one sent (the primary key's order, no offset), then their seats. What a page costs
+    does not grow with the games before it, so the first rows of a long history's file
+    come as soon as a short one's, and each later page as fast."""
+    ids = games.order_by("id").values_list("id", flat=True)
+
+    def rows():
+        last = 0
+        while page := list(ids.filter(id__gt=last)[:CSV_GAMES]):
+            last = page[-1]
+            for row in _seat_rows(page):
+                yield _game_row(row)
+
+    return _stream(GAME_COLUMNS, rows(), filename)
+
+
+def _seat_rows(games: list[int]) -> list[tuple]:
+    """The seats of these games, in game and seat order, as :func:`_game_row` reads them."""
+    return list(
+        GameSeat.objects.filter(game_id__in=games)
         .annotate(deal_pending=deal_pending("game__"))
         .order_by("game_id", "seat")
         .values_list(
@@ -92,17 +114,16 @@ def games_csv(games, filename: str) -> StreamingHttpResponse:
         )  # fmt: skip
     )
 
-    def rows():
-        for row in seats.iterator(chunk_size=CHUNK):
-            *game, owner, name, number, score, rank, winner, status, faults, pending = row
-            # The seed as the JSON shows it (Game.seed_is_public): empty until its deal is played.
-            if pending or game[6] not in Game.DONE:
-                game[5] = ""
-            finished = game[7].isoformat() if game[7] else ""
-            label = BotVersion.make_label(owner, name, number)
-            yield [*game[:7], finished, *game[8:], label, score, rank, winner, status, faults]
 
-    return _stream(GAME_COLUMNS, rows(), filename)
+def _game_row(row: tuple) -> list:
+    """A seat's CSV row (GAME_COLUMNS)."""
+    *game, owner, name, number, score, rank, winner, status, faults, pending = row
+    # The seed as the JSON shows it (Game.seed_is_public): empty until its deal is played.
+    if pending or game[6] not in Game.DONE:
+        game[5] = ""
+    finished = game[7].isoformat() if game[7] else ""
+    label = BotVersion.make_label(owner, name, number)
+    return [*game[:7], finished, *game[8:], label, score, rank, winner, status, faults]
 
 
 def standings_csv(ratings, filename: str) -> StreamingHttpResponse:

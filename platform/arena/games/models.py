@@ -419,8 +419,8 @@ class AnalyticsGameFactTotal(_Filters):
 # That page reads the platform's own rows (games, seats, rating changes), not the analytics
 # rows. A tournament fixes the title, the player count and the rule options, so these are
 # keyed by tournament and day: every filter but a bot or a bot version is a condition on
-# the key (a bot filter selects the games it sat in, which no total can say; the page reads
-# the raw rows then).
+# the key; a bot or bot-version filter selects the games it sat in, which the seated totals
+# below key (the raw rows are what the tests compare them with).
 
 
 class _GameFilters(models.Model):
@@ -442,7 +442,7 @@ class _GameFilters(models.Model):
 GAME_FILTER_COLUMNS = ["title", "players", "tournament_id", "day"]
 
 
-class GameSeatTotal(_GameFilters):
+class _SeatCounts(models.Model):
     """GameSeat's rows counted per bot version, final score and seat status: seat-games and
     their faults (a seat without a score keys a row of its own per fold: NULLs never
     conflict, the sums stay exact). Bot seat-games, fault rates and score bins add these."""
@@ -454,15 +454,10 @@ class GameSeatTotal(_GameFilters):
     faults = models.BigIntegerField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"],
-                name="gameseattotal_key",
-            )
-        ]
+        abstract = True
 
 
-class GameLengthTotal(_GameFilters):
+class _LengthCounts(models.Model):
     """Finished games with a length (``Game.actions``) counted per length: games, timed
     games and their match time summed, in ms."""
 
@@ -472,14 +467,10 @@ class GameLengthTotal(_GameFilters):
     match_ms = models.BigIntegerField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, "actions"], name="gamelengthtotal_key"
-            )
-        ]
+        abstract = True
 
 
-class HeadToHeadTotal(_GameFilters):
+class _PairCounts(models.Model):
     """For each ordered pair of different bots seated in a game (both ranked): the games
     they met in, their seat pairs, how often A's rank was better than B's and level."""
 
@@ -491,14 +482,10 @@ class HeadToHeadTotal(_GameFilters):
     level = models.BigIntegerField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, "bot_a", "bot_b"], name="headtoheadtotal_key"
-            )
-        ]
+        abstract = True
 
 
-class LineupTotal(_GameFilters):
+class _LineupCounts(models.Model):
     """Finished games per set of distinct bots seated (``bots``: their ids sorted, written
     ",3,7,12,"): how many games the selection holds, and how many seated two of any chosen
     bots."""
@@ -507,8 +494,93 @@ class LineupTotal(_GameFilters):
     games = models.BigIntegerField()
 
     class Meta:
+        abstract = True
+
+
+# Each total's key after the filters' columns.
+SEAT_KEY, LENGTH_KEY = ["bot_version_id", "status", "score"], ["actions"]
+PAIR_KEY, LINEUP_KEY = ["bot_a", "bot_b"], ["bots"]
+
+
+class GameSeatTotal(_GameFilters, _SeatCounts):
+    class Meta:
         constraints = [
-            models.UniqueConstraint(fields=[*GAME_FILTER_COLUMNS, "bots"], name="lineuptotal_key")
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, *SEAT_KEY], name="gameseattotal_key"
+            )
+        ]
+
+
+class GameLengthTotal(_GameFilters, _LengthCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, *LENGTH_KEY], name="gamelengthtotal_key"
+            )
+        ]
+
+
+class HeadToHeadTotal(_GameFilters, _PairCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, *PAIR_KEY], name="headtoheadtotal_key"
+            )
+        ]
+
+
+class LineupTotal(_GameFilters, _LineupCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=[*GAME_FILTER_COLUMNS, *LINEUP_KEY], name="lineuptotal_key"
+            )
+        ]
+
+
+# The same totals keyed first by a version seated in the game: what a bot or bot-version
+# filter of the ratings page reads (the games it sat in, everyone's seats in them). Each
+# game adds its rows once per distinct version seated (``seated_version_id``);
+# ``first_of_bot`` marks the version of the bot's lowest seat, so that a bot's games are
+# its versions' rows with it (a game seating two versions of one bot counts once).
+
+
+class _Seated(_GameFilters):
+    seated_version_id = models.BigIntegerField()
+    first_of_bot = models.BooleanField()
+
+    class Meta:
+        abstract = True
+
+
+SEATED_COLUMNS = ["seated_version_id", "first_of_bot", *GAME_FILTER_COLUMNS]
+
+
+class SeatedSeatTotal(_Seated, _SeatCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *SEAT_KEY], name="seatedseat_key")
+        ]
+
+
+class SeatedLengthTotal(_Seated, _LengthCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *LENGTH_KEY], name="seatedlength_key")
+        ]
+
+
+class SeatedHeadToHeadTotal(_Seated, _PairCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *PAIR_KEY], name="seatedpair_key")
+        ]
+
+
+class SeatedLineupTotal(_Seated, _LineupCounts):
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *LINEUP_KEY], name="seatedlineup_key")
         ]
 
 

@@ -30,13 +30,18 @@ from django.db import connection, transaction
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Rating, RatingChange
-from arena.sql import literals
+from arena.sql import build, literals, names
 from arena.tournaments.models import Tournament
 
 from .analytics import derive_missing_facts, derive_missing_seats
 from .models import (
     FILTER_COLUMNS,
     GAME_FILTER_COLUMNS,
+    LENGTH_KEY,
+    LINEUP_KEY,
+    PAIR_KEY,
+    SEAT_KEY,
+    SEATED_COLUMNS,
     AnalyticsFact,
     AnalyticsFactTotal,
     AnalyticsFolded,
@@ -51,6 +56,10 @@ from .models import (
     HeadToHeadTotal,
     LineupTotal,
     RatingPoint,
+    SeatedHeadToHeadTotal,
+    SeatedLengthTotal,
+    SeatedLineupTotal,
+    SeatedSeatTotal,
 )
 
 # Any number: the key of the PostgreSQL advisory lock that makes folds take turns.
@@ -62,15 +71,32 @@ RATING_BLOCK = 50
 TOTALS = (
     AnalyticsSeatTotal, AnalyticsFactTotal, AnalyticsGameFactTotal,
     GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal,
+    SeatedSeatTotal, SeatedLengthTotal, SeatedHeadToHeadTotal, SeatedLineupTotal,
 )  # fmt: skip
 
 
 # The last rating change folded (0 before the first fold), as a SQL expression: the rating
 # changes after it are not in the rating points yet (arena.ratings.lines reads them too).
-FOLDED_MARK = (
-    f"COALESCE((SELECT rating_changes FROM {AnalyticsFolded._meta.db_table} WHERE id = 1), 0)"
+# Every table and column of the statements below is named from the models (arena.sql.build).
+NAMES = {
+    "pending": AnalyticsPending, "folded": AnalyticsFolded, "fact": AnalyticsFact,
+    "aseat": AnalyticsSeat, "change": RatingChange, "point": RatingPoint, "rating": Rating,
+    "game": Game,
+}  # fmt: skip
+
+
+def _sql(template: str, **more) -> str:
+    return build(template, **NAMES, **more)
+
+
+FOLDED_MARK = _sql(
+    "COALESCE((SELECT {folded.rating_changes} FROM {folded} WHERE {folded.id} = 1), 0)"
 )
 FINISHED = literals([Game.Status.FINISHED])
+# Models in the f-strings of the analytics fold (arena.sql.names): ``{AS_.seat}`` a column.
+AS_, F_, V_ = names(AnalyticsSeat), names(AnalyticsFact), names(BotVersion)
+C_, R_, G_, T_ = names(RatingChange), names(Rating), names(Game), names(Tournament)
+P_ = names(RatingPoint)
 
 
 def fold_batch(limit: int | None = None) -> int:
@@ -81,10 +107,11 @@ def fold_batch(limit: int | None = None) -> int:
     for the next."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT EXISTS (SELECT 1 FROM {_table(AnalyticsPending)} WHERE batch IS NULL), "
+            _sql("SELECT EXISTS (SELECT 1 FROM {pending} WHERE {pending.batch} IS NULL), ")
             # MAX(id) is one probe of the primary key; "EXISTS (... id > mark)" with the
             # mark a sub-query scanned every rating change (5 ms at 100,000).
-            f"COALESCE((SELECT MAX(id) FROM {_table(RatingChange)}), 0) > {FOLDED_MARK}"
+            + _sql("COALESCE((SELECT MAX({change.id}) FROM {change}), 0) > ")
+            + FOLDED_MARK
         )
         games_pending, changes_pending = cursor.fetchone()
     if not games_pending and not changes_pending:
@@ -111,33 +138,37 @@ def _fold_games(cursor, limit: int | None) -> int:
     """Take the pending games (the ``limit`` lowest ids) as a batch and add them to the
     totals; how many."""
     batch = secrets.randbelow(2**62)
-    taken = "batch IS NULL"
+    taken = _sql("{pending.batch} IS NULL")
     if limit is not None:
         taken = (
-            f"game_id IN (SELECT game_id FROM {_table(AnalyticsPending)} "
-            f"WHERE batch IS NULL ORDER BY game_id LIMIT {int(limit)})"
+            _sql(
+                "{pending.game_id} IN (SELECT {pending.game_id} FROM {pending} "
+                "WHERE {pending.batch} IS NULL ORDER BY {pending.game_id} LIMIT "
+            )
+            + f"{int(limit)})"
         )
-    cursor.execute(f"UPDATE {_table(AnalyticsPending)} SET batch = %s WHERE {taken}", [batch])
+    cursor.execute(_sql("UPDATE {pending} SET {pending.batch} = %s WHERE ") + taken, [batch])
     folded = cursor.rowcount
     if not folded:
         return 0
     for sql in _statements(connection.vendor):
         cursor.execute(sql, [batch])
     for sql in _ratings_page_statements(connection.vendor):
-        cursor.execute(sql, [batch])
+        cursor.execute(sql, [batch] * sql.count("%s"))
     # The facts and seats are in the totals now; the records hold the facts, the games and
     # their GameSeat rows the seats' columns (arena.games.analytics).
-    for model in (AnalyticsFact, AnalyticsSeat):
+    for table in ("fact", "aseat"):
         cursor.execute(
-            f"DELETE FROM {_table(model)} WHERE game_id IN "
-            f"(SELECT game_id FROM {_table(AnalyticsPending)} WHERE batch = %s)",
+            _sql(f"DELETE FROM {{{table}}} WHERE {{{table}.game_id}} IN ") + BATCH_GAMES,
             [batch],
         )
-    cursor.execute(f"DELETE FROM {_table(AnalyticsPending)} WHERE batch = %s", [batch])
+    cursor.execute(_sql("DELETE FROM {pending} WHERE {pending.batch} = %s"), [batch])
     cursor.execute(
-        f"INSERT INTO {_table(AnalyticsFolded)} (id, games, rating_changes) VALUES (1, %s, 0) "
-        f"ON CONFLICT (id) DO UPDATE SET games = {_table(AnalyticsFolded)}.games + "
-        "excluded.games",
+        _sql(
+            "INSERT INTO {folded} ({folded.id}, {folded.games}, {folded.rating_changes}) "
+            "VALUES (1, %s, 0) ON CONFLICT ({folded.id}) DO UPDATE "
+            "SET {folded.games} = {folded}.{folded.games} + excluded.{folded.games}"
+        ),
         [folded],
     )
     return folded
@@ -156,7 +187,7 @@ def _settled_rating_changes() -> int:
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(f"LOCK TABLE {_table(RatingChange)} IN SHARE MODE")
-        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {_table(RatingChange)}")
+        cursor.execute(_sql("SELECT COALESCE(MAX({change.id}), 0) FROM {change}"))
         return cursor.fetchone()[0]
 
 
@@ -168,13 +199,15 @@ def _fold_rating_changes(cursor, settled: int) -> None:
     if settled <= mark:
         return
     cursor.execute(
-        _rating_points(connection.vendor, "c.id > %s AND c.id <= %s"),
+        _rating_points(connection.vendor, _sql("c.{change.id} > %s AND c.{change.id} <= %s")),
         _rating_point_params([mark, settled]),
     )
-    folded_table = _table(AnalyticsFolded)
     cursor.execute(
-        f"INSERT INTO {folded_table} (id, games, rating_changes) VALUES (1, 0, %s) "
-        f"ON CONFLICT (id) DO UPDATE SET rating_changes = excluded.rating_changes",
+        _sql(
+            "INSERT INTO {folded} ({folded.id}, {folded.games}, {folded.rating_changes}) "
+            "VALUES (1, 0, %s) ON CONFLICT ({folded.id}) DO UPDATE "
+            "SET {folded.rating_changes} = excluded.{folded.rating_changes}"
+        ),
         [settled],
     )
 
@@ -187,18 +220,35 @@ def refold_ratings(tournament_id: int) -> None:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
         cursor.execute(
-            f"DELETE FROM {_table(RatingPoint)} WHERE tournament_id = %s", [tournament_id]
+            _sql("DELETE FROM {point} WHERE {point.tournament_id} = %s"), [tournament_id]
         )
         cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
         cursor.execute(
             _rating_points(
                 connection.vendor,
-                f"c.id <= %s AND c.rating_id IN (SELECT id FROM {_table(Rating)} "
-                "WHERE tournament_id = %s)",
+                _sql(
+                    "c.{change.id} <= %s AND c.{change.rating} IN (SELECT {rating.id} "
+                    "FROM {rating} WHERE {rating.tournament} = %s)"
+                ),
             ),
             _rating_point_params([mark, tournament_id]),
         )
+
+
+def refold_ratings_page() -> None:
+    """Empty the Ratings and bots page's totals and fold them again from every finished
+    game folded before (the pending ones fold with the next batch): what a migration that
+    adds or changes one of them does. The analytics totals are left as they are."""
+    pending = build("(SELECT {p.game_id} FROM {p})", p=AnalyticsPending)
+    everyone = build("(SELECT {g.id} FROM {g} WHERE {g.id} NOT IN ", g=Game) + pending + ")"
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FOLD_LOCK])
+        for model in (*PAGE_TOTALS, *SEATED_TOTALS):
+            cursor.execute(f"DELETE FROM {_table(model)}")
+        for sql in _ratings_page_statements(connection.vendor, everyone):
+            cursor.execute(sql)
 
 
 def folded_games() -> int:
@@ -206,7 +256,7 @@ def folded_games() -> int:
     changes whenever it does, so the dashboards' cache key carries it."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT COALESCE((SELECT games FROM {_table(AnalyticsFolded)} WHERE id = 1), 0)"
+            _sql("SELECT COALESCE((SELECT {folded.games} FROM {folded} WHERE {folded.id} = 1), 0)")
         )
         return cursor.fetchone()[0]
 
@@ -246,11 +296,14 @@ def unfold_all() -> None:
             cursor.execute(f"DELETE FROM {_table(model)}")
         # AnalyticsFolded keeps counting games: the cache key must never come back to a
         # value it had before. Its mark goes back to the first rating change.
-        cursor.execute(f"UPDATE {_table(AnalyticsFolded)} SET rating_changes = 0")
+        cursor.execute(_sql("UPDATE {folded} SET {folded.rating_changes} = 0"))
         cursor.execute(f"DELETE FROM {_table(AnalyticsPending)}")
         cursor.execute(
-            f"INSERT INTO {_table(AnalyticsPending)} (game_id) "
-            f"SELECT id FROM {_table(Game)} WHERE status = {FINISHED}"
+            _sql(
+                "INSERT INTO {pending} ({pending.game_id}) "
+                "SELECT {game.id} FROM {game} WHERE {game.status} = {finished}",
+                finished=FINISHED,
+            )
         )
     derive_missing_seats()
     derive_missing_facts()
@@ -258,6 +311,11 @@ def unfold_all() -> None:
 
 def _table(model) -> str:
     return model._meta.db_table
+
+
+def _columns(model, fields) -> str:
+    """The columns of these fields of ``model``, comma-separated."""
+    return ", ".join(model._meta.get_field(f).column for f in fields)
 
 
 def utc_day(column: str, vendor: str) -> str:
@@ -278,30 +336,34 @@ def _upsert(model, key: list[str], sums: list[str]) -> str:
 def _statements(vendor: str) -> tuple[str, ...]:
     """The analytics totals' three fold statements (each takes the batch), built once per
     process; the Ratings and bots page's follow them (:func:`_ratings_page_statements`)."""
-    seats, facts, pending = _table(AnalyticsSeat), _table(AnalyticsFact), _table(AnalyticsPending)
+    seats, facts = _table(AnalyticsSeat), _table(AnalyticsFact)
     versions = _table(BotVersion)
-    batch = f"(SELECT game_id FROM {pending} WHERE batch = %s)"
-    filters = ", ".join(FILTER_COLUMNS)
+    batch = BATCH_GAMES
+    filters = _columns(AnalyticsSeatTotal, FILTER_COLUMNS)
     dims = (
-        f"s.title, s.players, s.tournament_id, s.bot_version_id, "
-        f"{utc_day('s.finished_at', vendor)} AS day, s.seat"
+        f"s.{AS_.title}, s.{AS_.players}, s.{AS_.tournament_id}, s.{AS_.bot_version_id}, "
+        f"{utc_day(f's.{AS_.finished_at}', vendor)} AS day, s.{AS_.seat}"
     )
-    groups = "s.title, s.players, s.tournament_id, s.bot_version_id, day, s.seat"
+    groups = (
+        f"s.{AS_.title}, s.{AS_.players}, s.{AS_.tournament_id}, s.{AS_.bot_version_id}, day, "
+        f"s.{AS_.seat}"
+    )
     seat_sums = [
         "games", "wins", "score_total", "scored", "faulted", "version_games", "bot_games",
     ]  # fmt: skip
     # A seat is its version's (its bot's) first in the game when no lower seat has it.
     seat_total = (
-        f"INSERT INTO {_table(AnalyticsSeatTotal)} ({filters}, {', '.join(seat_sums)}) "
-        f"SELECT {dims}, COUNT(*), SUM(s.win_share), COALESCE(SUM(s.score), 0), "
-        f"COUNT(s.score), SUM(CASE WHEN s.faulted THEN 1 ELSE 0 END), "
-        f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o WHERE o.game_id = s.game_id "
-        f"AND o.bot_version_id = s.bot_version_id AND o.seat < s.seat) THEN 0 ELSE 1 END), "
+        f"INSERT INTO {_table(AnalyticsSeatTotal)} ({filters}, "
+        f"{_columns(AnalyticsSeatTotal, seat_sums)}) "
+        f"SELECT {dims}, COUNT(*), SUM(s.{AS_.win_share}), COALESCE(SUM(s.{AS_.score}), 0), "
+        f"COUNT(s.{AS_.score}), SUM(CASE WHEN s.{AS_.faulted} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o WHERE o.{AS_.game_id} = s.{AS_.game_id} "
+        f"AND o.{AS_.bot_version_id} = s.{AS_.bot_version_id} AND o.{AS_.seat} < s.{AS_.seat}) THEN 0 ELSE 1 END), "
         f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o JOIN {versions} ov "
-        f"ON ov.id = o.bot_version_id WHERE o.game_id = s.game_id AND ov.bot_id = v.bot_id "
-        f"AND o.seat < s.seat) THEN 0 ELSE 1 END) "
-        f"FROM {seats} s JOIN {versions} v ON v.id = s.bot_version_id "
-        f"WHERE s.game_id IN {batch} GROUP BY {groups}"
+        f"ON ov.{V_.id} = o.{AS_.bot_version_id} WHERE o.{AS_.game_id} = s.{AS_.game_id} AND ov.{V_.bot_id} = v.{V_.bot_id} "
+        f"AND o.{AS_.seat} < s.{AS_.seat}) THEN 0 ELSE 1 END) "
+        f"FROM {seats} s JOIN {versions} v ON v.{V_.id} = s.{AS_.bot_version_id} "
+        f"WHERE s.{AS_.game_id} IN {batch} GROUP BY {groups}"
         + _upsert(AnalyticsSeatTotal, FILTER_COLUMNS, seat_sums)
     )
     fact_sums = [
@@ -310,101 +372,176 @@ def _statements(vendor: str) -> tuple[str, ...]:
     fact_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "detail"]
     # A subject's first detail in a seat-game counts that seat-game once for the subject.
     fact_total = (
-        f"INSERT INTO {_table(AnalyticsFactTotal)} ({filters}, kind, subject, detail, "
-        f"{', '.join(fact_sums)}) "
-        f"SELECT {dims}, f.kind, f.subject, f.detail, SUM(f.facts), SUM(f.value), "
-        f"SUM(CASE WHEN s.win_share > 0 THEN f.facts ELSE 0 END), "
-        f"SUM(CASE WHEN s.win_share > 0 THEN f.value ELSE 0 END), "
-        f"SUM(f.first), SUM(f.first * s.win_share) "
-        f"FROM (SELECT g.game_id, g.seat, g.kind, g.subject, g.detail, g.facts, g.value, "
-        f"CASE WHEN ROW_NUMBER() OVER (PARTITION BY g.game_id, g.seat, g.kind, g.subject "
-        f"ORDER BY g.detail) = 1 THEN 1 ELSE 0 END AS first "
-        f"FROM {facts} g WHERE g.game_id IN {batch} AND g.seat IS NOT NULL) f "
-        f"JOIN {seats} s ON s.game_id = f.game_id AND s.seat = f.seat "
-        f"WHERE true GROUP BY {groups}, f.kind, f.subject, f.detail"
+        f"INSERT INTO {_table(AnalyticsFactTotal)} ({filters}, "
+        f"{_columns(AnalyticsFactTotal, ['kind', 'subject', 'detail', *fact_sums])}) "
+        f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}, SUM(f.{F_.facts}), SUM(f.{F_.value}), "
+        f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.facts} ELSE 0 END), "
+        f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.value} ELSE 0 END), "
+        f"SUM(f.first), SUM(f.first * s.{AS_.win_share}) "
+        f"FROM (SELECT g.{F_.game_id}, g.{F_.seat}, g.{F_.kind}, g.{F_.subject}, g.{F_.detail}, g.{F_.facts}, g.{F_.value}, "
+        f"CASE WHEN ROW_NUMBER() OVER (PARTITION BY g.{F_.game_id}, g.{F_.seat}, g.{F_.kind}, g.{F_.subject} "
+        f"ORDER BY g.{F_.detail}) = 1 THEN 1 ELSE 0 END AS first "
+        f"FROM {facts} g WHERE g.{F_.game_id} IN {batch} AND g.{F_.seat} IS NOT NULL) f "
+        f"JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} AND s.{AS_.seat} = f.{F_.seat} "
+        f"WHERE true GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}"
         + _upsert(AnalyticsFactTotal, fact_key, fact_sums)
     )
     game_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "score"]
     game_total = (
-        f"INSERT INTO {_table(AnalyticsGameFactTotal)} ({filters}, kind, subject, score, "
-        f"games, wins) "
-        f"SELECT {dims}, f.kind, f.subject, s.score, COUNT(*), SUM(s.win_share) "
-        f"FROM {facts} f JOIN {seats} s ON s.game_id = f.game_id "
-        f"WHERE f.game_id IN {batch} AND f.seat IS NULL "
-        f"GROUP BY {groups}, f.kind, f.subject, s.score"
+        f"INSERT INTO {_table(AnalyticsGameFactTotal)} ({filters}, "
+        f"{_columns(AnalyticsGameFactTotal, ['kind', 'subject', 'score', 'games', 'wins'])}) "
+        f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}, COUNT(*), SUM(s.{AS_.win_share}) "
+        f"FROM {facts} f JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} "
+        f"WHERE f.{F_.game_id} IN {batch} AND f.{F_.seat} IS NULL "
+        f"GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}"
         + _upsert(AnalyticsGameFactTotal, game_key, ["games", "wins"])
     )
     return seat_total, fact_total, game_total
 
 
+# The games of the batch being folded (its parameter: the batch).
+BATCH_GAMES = build("(SELECT {pending.game_id} FROM {pending} WHERE {pending.batch} = %s)",
+                    pending=AnalyticsPending)  # fmt: skip
+PAGE_TOTALS = (GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal)
+SEATED_TOTALS = (SeatedSeatTotal, SeatedLengthTotal, SeatedHeadToHeadTotal, SeatedLineupTotal)
+
+
 @functools.cache
-def _ratings_page_statements(vendor: str) -> tuple[str, ...]:
-    """The Ratings and bots page's totals of a batch of games (each statement takes it), read
-    from the platform's own rows as the page's raw statements read them (dashboards/
+def _ratings_page_statements(vendor: str, games: str = BATCH_GAMES) -> tuple[str, ...]:
+    """The Ratings and bots page's totals of a set of games (``games``: SQL for ``IN``,
+    whose parameters each statement takes as many times as it has ``%s``), read from the
+    platform's own rows as the page's raw statements read them (dashboards/
     queries_ratings.py): finished games, keyed by their tournament's title and player count,
-    the tournament and the UTC day they finished."""
-    pending, games, seats = _table(AnalyticsPending), _table(Game), _table(GameSeat)
-    versions, tournaments = _table(BotVersion), _table(Tournament)
+    the tournament and the UTC day they finished; then the same keyed first by each distinct
+    version seated (the seated totals, :class:`arena.games.models.SeatedSeatTotal`)."""
+    return tuple(
+        _page_total(vendor, games, model, seated)
+        for seated, models in ((False, PAGE_TOTALS), (True, SEATED_TOTALS))
+        for model in models
+    )
+
+
+# Each page total's statement, by kind: its key's columns after the filters', the sums'
+# columns, the expressions selected for both, the extra joins, condition and groups.
+_PAGE_PARTS = {
+    "seat": (
+        SEAT_KEY,
+        ["seats", "faults"],
+        "s.{s.bot_version}, s.{s.status}, s.{s.score}, COUNT(*), SUM(s.{s.fault_count})",
+        "JOIN {s} s ON s.{s.game} = g.{g.id}",
+        "true",
+        "s.{s.bot_version}, s.{s.status}, s.{s.score}",
+    ),
+    "length": (
+        LENGTH_KEY,
+        ["games", "timed", "match_ms"],
+        "g.{g.actions}, COUNT(*), COUNT(g.{g.match_ms}), COALESCE(SUM(g.{g.match_ms}), 0)",
+        "",
+        "g.{g.actions} IS NOT NULL",
+        "g.{g.actions}",
+    ),
+    # A game is one tournament's on one day: its distinct count sums exactly over folds.
+    "pair": (
+        PAIR_KEY,
+        ["games", "pairs", "above", "level"],
+        "va.{v.bot}, vb.{v.bot}, COUNT(DISTINCT a.{s.game}), COUNT(*), "
+        "SUM(CASE WHEN a.{s.rank} < b.{s.rank} THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN a.{s.rank} = b.{s.rank} THEN 1 ELSE 0 END)",
+        "JOIN {s} a ON a.{s.game} = g.{g.id} "
+        "JOIN {s} b ON b.{s.game} = a.{s.game} AND b.{s.seat} <> a.{s.seat} "
+        "JOIN {v} va ON va.{v.id} = a.{s.bot_version} "
+        "JOIN {v} vb ON vb.{v.id} = b.{s.bot_version}",
+        "va.{v.bot} <> vb.{v.bot} AND a.{s.rank} IS NOT NULL AND b.{s.rank} IS NOT NULL",
+        "va.{v.bot}, vb.{v.bot}",
+    ),
+}
+_KINDS = {
+    GameSeatTotal: "seat", SeatedSeatTotal: "seat", GameLengthTotal: "length",
+    SeatedLengthTotal: "length", HeadToHeadTotal: "pair", SeatedHeadToHeadTotal: "pair",
+    LineupTotal: "lineup", SeatedLineupTotal: "lineup",
+}  # fmt: skip
+# The first seat of each version seated in a game of the set, and whether no lower seat
+# holds the same bot: what a seated total's rows are keyed by first.
+_SEATED = (
+    "(SELECT z.{s.game} AS game, z.{s.bot_version} AS version, "
+    "NOT EXISTS (SELECT 1 FROM {s} o JOIN {v} ov ON ov.{v.id} = o.{s.bot_version} "
+    "WHERE o.{s.game} = z.{s.game} AND ov.{v.bot} = zv.{v.bot} AND o.{s.seat} < z.{s.seat}) "
+    "AS first_of_bot "
+    "FROM {s} z JOIN {v} zv ON zv.{v.id} = z.{s.bot_version} WHERE z.{s.game} IN GAMES "
+    "AND NOT EXISTS (SELECT 1 FROM {s} o WHERE o.{s.game} = z.{s.game} "
+    "AND o.{s.bot_version} = z.{s.bot_version} AND o.{s.seat} < z.{s.seat}) FENCE)"
+)
+# Keeps the planner from pulling the seated versions up into the statement's join, so that
+# their sub-plans run once per version seated, not once per joined row (48 for a 4-seat
+# game's pairs): the seated pairs of a fold of 2,000 games took 7.8 s before, 4.9 s after
+# (one run each at load 15; the plain pairs took 0.7 s).
+_FENCE = {"postgresql": "OFFSET 0", "sqlite": "LIMIT -1 OFFSET 0"}
+
+
+def _page_total(vendor: str, games: str, model, seated: bool) -> str:
+    """One page total's fold statement (see :func:`_ratings_page_statements`)."""
+    names = {"g": Game, "s": GameSeat, "v": BotVersion, "t": Tournament, "finished": FINISHED}
+    columns = [*(SEATED_COLUMNS if seated else GAME_FILTER_COLUMNS)]
+    keys = build("t.{t.title}, t.{t.seats}, g.{g.tournament}, ", **names) + utc_day(
+        build("g.{g.finished_at}", **names), vendor
+    )
     # A finished game always has its finish time (FINISH_GAME sets both); a row made by
     # other means without one has no day to be counted under, and is left out.
-    finished = (
-        f"g.id IN (SELECT game_id FROM {pending} WHERE batch = %s) AND g.status = {FINISHED} "
-        "AND g.finished_at IS NOT NULL"
+    where = build(
+        "g.{g.id} IN GAMES AND g.{g.status} = {finished} AND g.{g.finished_at} IS NOT NULL",
+        **names,
     )
-    keys = f"t.title, t.seats, g.tournament_id, {utc_day('g.finished_at', vendor)}"
-    of_games = f"{games} g JOIN {tournaments} t ON t.id = g.tournament_id"
+    joins = build("JOIN {t} t ON t.{t.id} = g.{g.tournament}", **names)
+    if seated:
+        keys = f"z.version, z.first_of_bot, {keys}"
+        seated_versions = build(_SEATED, **names).replace("FENCE", _FENCE[vendor])
+        joins += f" JOIN {seated_versions} z ON z.game = g.{Game._meta.pk.column}"
+    kind = _KINDS[model]
+    if kind == "lineup":
+        sql = _lineup(vendor, model, columns, keys, joins, where)
+    else:
+        key, sums, selected, more_joins, condition, groups = _PAGE_PARTS[kind]
+        sql = build(
+            f"INSERT INTO {_table(model)} ({', '.join([*columns, *key, *sums])}) "
+            f"SELECT {keys}, {selected} FROM {{g}} g {joins} {more_joins} "
+            f"WHERE {where} AND {condition} GROUP BY {keys}, {groups}",
+            **names,
+        ) + _upsert(model, [*columns, *key], sums)
+    return sql.replace("GAMES", games)
 
-    seat_key = [*GAME_FILTER_COLUMNS, "bot_version_id", "status", "score"]
-    seat_total = (
-        f"INSERT INTO {_table(GameSeatTotal)} ({', '.join(seat_key)}, seats, faults) "
-        f"SELECT {keys}, s.bot_version_id, s.status, s.score, COUNT(*), SUM(s.fault_count) "
-        f"FROM {of_games} JOIN {seats} s ON s.game_id = g.id WHERE {finished} "
-        f"GROUP BY {keys}, s.bot_version_id, s.status, s.score"
-        + _upsert(GameSeatTotal, seat_key, ["seats", "faults"])
-    )
-    length_key = [*GAME_FILTER_COLUMNS, "actions"]
-    length_total = (
-        f"INSERT INTO {_table(GameLengthTotal)} ({', '.join(length_key)}, games, timed, "
-        f"match_ms) "
-        f"SELECT {keys}, g.actions, COUNT(*), COUNT(g.match_ms), COALESCE(SUM(g.match_ms), 0) "
-        f"FROM {of_games} WHERE {finished} AND g.actions IS NOT NULL "
-        f"GROUP BY {keys}, g.actions"
-        + _upsert(GameLengthTotal, length_key, ["games", "timed", "match_ms"])
-    )
-    pair_key = [*GAME_FILTER_COLUMNS, "bot_a", "bot_b"]
-    # A game is one tournament's on one day: its distinct count sums exactly over folds.
-    pair_total = (
-        f"INSERT INTO {_table(HeadToHeadTotal)} ({', '.join(pair_key)}, games, pairs, above, "
-        f"level) "
-        f"SELECT {keys}, va.bot_id, vb.bot_id, COUNT(DISTINCT a.game_id), COUNT(*), "
-        f"SUM(CASE WHEN a.rank < b.rank THEN 1 ELSE 0 END), "
-        f"SUM(CASE WHEN a.rank = b.rank THEN 1 ELSE 0 END) "
-        f"FROM {of_games} JOIN {seats} a ON a.game_id = g.id "
-        f"JOIN {seats} b ON b.game_id = a.game_id AND b.seat <> a.seat "
-        f"JOIN {versions} va ON va.id = a.bot_version_id "
-        f"JOIN {versions} vb ON vb.id = b.bot_version_id "
-        f"WHERE {finished} AND va.bot_id <> vb.bot_id AND a.rank IS NOT NULL "
-        f"AND b.rank IS NOT NULL GROUP BY {keys}, va.bot_id, vb.bot_id"
-        + _upsert(HeadToHeadTotal, pair_key, ["games", "pairs", "above", "level"])
-    )
-    lineup_key = [*GAME_FILTER_COLUMNS, "bots"]
-    # The batch's games are picked as in the statements above (the planner takes the batch
-    # for a row or two and probes each game's seats by index): joined to the games after
-    # the line-ups were made, they were compared with every game of the table instead
-    # (250,000 x 20,000 at a million seats).
-    lineup_total = (
-        f"INSERT INTO {_table(LineupTotal)} ({', '.join(lineup_key)}, games) "
-        f"SELECT m.title, m.seats, m.tournament_id, m.day, m.bots, COUNT(*) FROM ("
-        f"SELECT d.title, d.seats, d.tournament_id, d.day, "
-        f"',' || {_sorted_list('d.bot_id', vendor)} || ',' AS bots "
-        f"FROM (SELECT DISTINCT {keys} AS day, g.id, v.bot_id FROM {of_games} "
-        f"JOIN {seats} s ON s.game_id = g.id JOIN {versions} v ON v.id = s.bot_version_id "
-        f"WHERE {finished} ORDER BY g.id, v.bot_id) d "
-        f"GROUP BY d.id, d.title, d.seats, d.tournament_id, d.day) m "
-        f"WHERE true GROUP BY m.title, m.seats, m.tournament_id, m.day, m.bots"
-        + _upsert(LineupTotal, lineup_key, ["games"])
-    )
-    return seat_total, length_total, pair_total, lineup_total
+
+def _lineup(vendor: str, model, columns: list[str], keys: str, joins: str, where: str) -> str:
+    """The line-ups' fold statement. The set's games are picked as in the statements above
+    (the planner takes the batch for a row or two and probes each game's seats by index):
+    joined to the games after the line-ups were made, they were compared with every game
+    of the table instead (250,000 x 20,000 at a million seats)."""
+    aliased = ", ".join(f"{k} AS k{i}" for i, k in enumerate(_split(keys)))
+    ks = [f"k{i}" for i in range(len(columns))]
+    d, m = ", ".join(f"d.{k}" for k in ks), ", ".join(f"m.{k}" for k in ks)
+    return build(
+        f"INSERT INTO {_table(model)} ({', '.join([*columns, *LINEUP_KEY])}, games) "
+        f"SELECT {m}, m.bots, COUNT(*) FROM ("
+        f"SELECT {d}, ',' || {_sorted_list('d.bot', vendor)} || ',' AS bots "
+        f"FROM (SELECT DISTINCT {aliased}, g.{{g.id}} AS game, v.{{v.bot}} AS bot "
+        f"FROM {{g}} g {joins} JOIN {{s}} s ON s.{{s.game}} = g.{{g.id}} "
+        f"JOIN {{v}} v ON v.{{v.id}} = s.{{s.bot_version}} "
+        f"WHERE {where} ORDER BY game, bot) d GROUP BY d.game, {d}) m "
+        f"WHERE true GROUP BY {m}, m.bots",
+        g=Game, s=GameSeat, v=BotVersion,
+    ) + _upsert(model, [*columns, *LINEUP_KEY], ["games"])  # fmt: skip
+
+
+def _split(keys: str) -> list[str]:
+    """The expressions of a list of keys (commas inside parentheses kept)."""
+    parts, depth, current = [], 0, ""
+    for char in keys:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*parts, current.strip()]
 
 
 def _sorted_list(column: str, vendor: str) -> str:
@@ -436,13 +573,14 @@ def _rating_points(vendor: str, changes: str) -> str:
         "rating_id", "day", "block", "title", "players", "tournament_id", "bot_version_id",
         "games", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
     ]  # fmt: skip
-    later = f"excluded.change_id > {point}.change_id"
+    later = f"excluded.{P_.change_id} > {point}.{P_.change_id}"
     replaced = ", ".join(
         f"{c} = CASE WHEN {later} THEN excluded.{c} ELSE {point}.{c} END"
-        for c in ("mu", "sigma", "ordinal", "finished_at", "game_id", "change_id")
-    )
+        for c in (getattr(P_, f) for f in ("mu", "sigma", "ordinal", "finished_at", "game_id",
+                                           "change_id"))
+    )  # fmt: skip
     return (
-        f"INSERT INTO {point} ({', '.join(columns)}) "
+        f"INSERT INTO {point} ({_columns(RatingPoint, columns)}) "
         f"SELECT b.rating_id, b.day, b.block, b.title, b.players, b.tournament_id, "
         f"b.bot_version_id, b.games, b.mu, b.sigma, b.ordinal, b.finished_at, b.game_id, "
         f"b.change_id "
@@ -450,20 +588,21 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
         f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
         f"ELSE 1 + (n.place - 2) / %s END AS block "
-        f"FROM (SELECT c.rating_id, {utc_day('g.finished_at', vendor)} AS day, t.title, "
-        f"t.seats AS players, r.tournament_id, r.bot_version_id, c.mu, c.sigma, c.ordinal, "
-        f"g.finished_at, c.game_id, c.id AS change_id, COALESCE(f.games, 0) "
-        f"+ ROW_NUMBER() OVER (PARTITION BY c.rating_id ORDER BY c.id) AS place "
-        f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.id = c.rating_id "
-        f"JOIN {tournaments} t ON t.id = r.tournament_id "
-        f"JOIN {games} g ON g.id = c.game_id AND g.status = {FINISHED} "
-        f"AND g.finished_at IS NOT NULL "
-        f"LEFT JOIN (SELECT rating_id, CAST(SUM(games) AS BIGINT) AS games FROM {point} "
-        f"WHERE rating_id IN (SELECT c.rating_id FROM {_table(RatingChange)} c "
-        f"WHERE {changes}) GROUP BY rating_id) f ON f.rating_id = c.rating_id "
+        f"FROM (SELECT c.{C_.rating_id}, {utc_day(f'g.{G_.finished_at}', vendor)} AS day, t.{T_.title}, "
+        f"t.{T_.seats} AS players, r.{R_.tournament_id}, r.{R_.bot_version_id}, c.{C_.mu}, c.{C_.sigma}, c.{C_.ordinal}, "
+        f"g.{G_.finished_at}, c.{C_.game_id}, c.{C_.id} AS change_id, COALESCE(f.games, 0) "
+        f"+ ROW_NUMBER() OVER (PARTITION BY c.{C_.rating_id} ORDER BY c.{C_.id}) AS place "
+        f"FROM {_table(RatingChange)} c JOIN {ratings} r ON r.{R_.id} = c.{C_.rating_id} "
+        f"JOIN {tournaments} t ON t.{T_.id} = r.{R_.tournament_id} "
+        f"JOIN {games} g ON g.{G_.id} = c.{C_.game_id} AND g.{G_.status} = {FINISHED} "
+        f"AND g.{G_.finished_at} IS NOT NULL "
+        f"LEFT JOIN (SELECT {P_.rating_id} AS rating_id, CAST(SUM({P_.games}) AS BIGINT) AS games "
+        f"FROM {point} WHERE {P_.rating_id} IN (SELECT c.{C_.rating_id} "
+        f"FROM {_table(RatingChange)} c WHERE {changes}) GROUP BY {P_.rating_id}) f "
+        f"ON f.rating_id = c.{C_.rating_id} "
         f"WHERE {changes}) n) p "
         f"WINDOW run AS (PARTITION BY p.rating_id, p.day, p.block)) b "
         f"WHERE b.latest = 1 "
-        f"ON CONFLICT (rating_id, day, block) DO UPDATE SET "
-        f"games = {point}.games + excluded.games, {replaced}"
+        f"ON CONFLICT ({_columns(RatingPoint, ['rating_id', 'day', 'block'])}) DO UPDATE SET "
+        f"{P_.games} = {point}.{P_.games} + excluded.{P_.games}, {replaced}"
     )

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import cached_property
 from django.views.decorators.http import require_POST
 
 import engine
@@ -69,6 +70,25 @@ def tournament_new(request):
     return render(request, "tournaments/new.html", {"form": form})
 
 
+class NumberedPaginator(Paginator):
+    """Pages of one tournament's games (``object_list``) by their numbers, which run from 1
+    without gaps (``services.progress`` counts on it too): the count is the last number,
+    one probe of the (tournament, number) index, and a page reads its games by a range of
+    numbers, so a ladder's last page costs what its first does (a count and an OFFSET
+    walked the history)."""
+
+    @cached_property
+    def count(self) -> int:
+        last = self.object_list.order_by("-number").values_list("number", flat=True).first()
+        return last or 0
+
+    def page(self, number):
+        number = self.validate_number(number)
+        low = (number - 1) * self.per_page
+        games = self.object_list.filter(number__gt=low, number__lte=low + self.per_page)
+        return self._get_page(games, number, self)
+
+
 def tournament_detail(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     standings = (
@@ -77,7 +97,7 @@ def tournament_detail(request, tournament_id: int):
         .order_by("-ordinal", "bot_version_id")
     )
     games = tournament.games.prefetch_related("seats__bot_version__bot").order_by("number")
-    page = Paginator(games, 50).get_page(request.GET.get("page"))
+    page = NumberedPaginator(games, 50).get_page(request.GET.get("page"))
     entrants = tournament.entries.select_related("bot_version__bot__owner")
     return render(
         request,
@@ -89,7 +109,7 @@ def tournament_detail(request, tournament_id: int):
             "standings": standings,
             "page": page,
             "entrants": entrants,
-            "charts": charts.tournament_charts(tournament),
+            "charts": charts.tournament_charts(tournament, standings),
         },
     )
 

@@ -6,16 +6,17 @@ figure JSON here, drawn by the page with the plotly.js of the installed Plotly p
 from __future__ import annotations
 
 import plotly.graph_objects as go
-from django.db.models import F, Sum
+from django.db.models import Sum
 
 from arena.games.models import AnalyticsSeatTotal
 from arena.ratings.lines import rating_lines
-from arena.ratings.models import RatingChange
 from arena.tournaments.models import Tournament
 from arena.web.plots import LAYOUT, Chart, axis, figure_dict
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
 MOST_POINTS = 500
+# The most bots a tournament's rating chart draws (the best-rated first).
+TOURNAMENT_LINES = 12
 SMALL = {"height": 340, "margin": {"l": 55, "r": 15, "t": 20, "b": 50}}  # two side by side
 
 
@@ -140,57 +141,55 @@ def bot_charts(bot) -> list[Chart]:
 # -- a tournament -----------------------------------------------------------------------
 
 
-def tournament_ratings(tournament) -> Chart:
-    """Each entrant's μ − 3σ after each of its games, over the tournament's game numbers."""
-    changes = list(
-        RatingChange.objects.filter(rating__tournament=tournament)
-        .order_by("game__number")
-        .values(
-            "ordinal",
-            "mu",
-            "sigma",
-            "rating__bot_version_id",
-            number=F("game__number"),
-            bot=F("rating__bot_version__bot__name"),
-            owner=F("rating__bot_version__bot__owner__username"),
-            version=F("rating__bot_version__number"),
-        )  # fmt: skip
-    )
+def tournament_ratings(tournament, standings) -> Chart:
+    """Each entrant bot's μ − 3σ over its rated games of the tournament, in the order they
+    finished, read by the one reader of rating lines (``arena.ratings.lines``: points of
+    runs of games, thinned), so that a ladder's year costs what the chart draws; a new
+    version of a bot continues its line. The table: each entrant's final rating, from
+    ``standings`` (the tournament's Rating rows, best first, with their versions and
+    bots). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first: a ladder's
+    hundreds of entrants would be a chart nobody reads, and cost what it does not show."""
+    standings = list(standings)
+    entrants = list(dict.fromkeys(r.bot_version.bot_id for r in standings))
+    bots = entrants[:TOURNAMENT_LINES]
+    points = rating_lines(bots, tournament=tournament.pk)
     fig = go.Figure()
-    lines: dict[int, list[dict]] = {}
-    for c in changes:
-        lines.setdefault(c["rating__bot_version_id"], []).append(c)
-    for line in lines.values():
-        label = f"{line[0]['owner']}/{line[0]['bot']} v{line[0]['version']}"
-        line = thinned(line)
-        fig.add_scatter(name=label, x=[c["number"] for c in line], y=[c["ordinal"] for c in line],
-                        mode="lines", hovertemplate=f"{label}, game %{{x}}: %{{y:.2f}}"
+    for bot in bots:
+        line = [p for p in points if p["bot_id"] == bot]
+        if not line:
+            continue
+        label = line[0]["bot"]
+        fig.add_scatter(name=label, x=[p["game_index"] for p in line],
+                        y=[p["ordinal"] for p in line], mode="lines",
+                        customdata=[[p["version"]] for p in line],
+                        hovertemplate=f"{label} v%{{customdata[0]}}, game %{{x}}: %{{y:.2f}}"
                         "<extra></extra>")  # fmt: skip
     finals = [
-        {
-            "entrant": f"{line[-1]['owner']}/{line[-1]['bot']} v{line[-1]['version']}",
-            "games": len(line),
-            "mu": line[-1]["mu"],
-            "sigma": line[-1]["sigma"],
-            "ordinal": line[-1]["ordinal"],
-        }  # fmt: skip
-        for line in lines.values()
-    ]
+        {"entrant": r.bot_version.label, "games": r.games, "mu": r.mu, "sigma": r.sigma,
+         "ordinal": r.ordinal}
+        for r in standings
+        if r.games
+    ]  # fmt: skip
+    # A rated game counts in the games of each of its seats' ratings.
+    rated = sum(r.games for r in standings) // max(tournament.seats, 1)
     return Chart(
         "tournament-ratings",
-        "Rating movement: each entrant's μ − 3σ over the games",
-        len({c["number"] for c in changes}),
+        "Rating movement: each entrant's μ − 3σ over its games",
+        rated,
         ["entrant", "games", "mu", "sigma", "ordinal"],
         sorted(finals, key=lambda r: -r["ordinal"]),
-        _figure(fig, xaxis=axis("game number"), yaxis=axis("μ − 3σ")),
-    )
+        _figure(fig, xaxis=axis("its rated games, in the order they finished"),
+                yaxis=axis("μ − 3σ")),
+        note=(f"The chart draws the {len(bots)} best-rated of {len(entrants)} bots."
+              if len(entrants) > len(bots) else ""),
+    )  # fmt: skip
 
 
-def tournament_charts(tournament) -> list[Chart]:
+def tournament_charts(tournament, standings) -> list[Chart]:
     seats = AnalyticsSeatTotal.objects.filter(
         title=tournament.title, players=tournament.seats, tournament_id=tournament.pk
     )
     return [
-        tournament_ratings(tournament),
+        tournament_ratings(tournament, standings),
         seat_wins(seats, "tournament-seats", "Games won by seat"),
     ]

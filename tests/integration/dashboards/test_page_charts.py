@@ -60,7 +60,8 @@ def test_a_tournament_page_draws_rating_movement_and_seats(client, history):
     assert set(charts) == {"tournament-ratings", "tournament-seats"}
     movement = charts["tournament-ratings"]["data"]
     assert len(movement) == tournament.ratings.count()  # a line per entrant
-    chart = {c.key: c for c in tournament_charts(tournament)}["tournament-ratings"]
+    standings = tournament.ratings.select_related("bot_version__bot__owner")
+    chart = {c.key: c for c in tournament_charts(tournament, standings)}["tournament-ratings"]
     assert chart.games == tournament.games.filter(rated=True).count()
 
 

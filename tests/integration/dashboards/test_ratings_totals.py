@@ -2,12 +2,14 @@
 from the raw games, seats and rating changes, on the same stored games; and folding,
 rebuilding and refolding a tournament's ratings keep it so."""
 
+import dataclasses
 import io
 from collections import defaultdict
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from arena.bots.models import BotVersion
 from arena.games import totals
 from arena.games.models import AnalyticsPending, Game, GameSeat, RatingPoint
 from arena.ratings.models import RatingChange
@@ -33,8 +35,8 @@ def citadels_bots(most: int) -> tuple[int, ...]:
 
 
 def unfiltered(history) -> list[RatingsSelection]:
-    """The test selections the totals answer (no bot or bot-version filter), and one with
-    the bot picker."""
+    """The test selections (the totals answer all of them: with a bot or bot-version
+    filter, the seated totals), and one with the bot picker."""
     found = [s for s in selections(history) if q.from_totals(s)]
     return [*found, RatingsSelection("citadels", players=4, bots=citadels_bots(3))]
 
@@ -53,7 +55,9 @@ def assert_same_page(sel) -> None:
     for name in from_raw:
         if name not in LINE:
             assert from_totals[name] == from_raw[name], (sel, name)
-    assert_line_follows_the_games(sel, from_totals["rating_history"])
+    # A drawn line is the bots' own, whatever bot filter narrows the other figures.
+    whole = dataclasses.replace(sel, bot=None, bot_version=None)
+    assert_line_follows_the_games(whole, from_totals["rating_history"])
 
 
 def every_game(sel, bots) -> dict[int, list[dict]]:
@@ -198,3 +202,26 @@ def test_recomputed_ratings_are_refolded(history):
         rating_id__in=RatingChange.objects.values("rating_id")
     ).exists()
     assert_same_page(sel)
+
+
+def test_a_game_seating_two_versions_of_one_bot_counts_once_for_the_bot(history):
+    """The seated totals key a game once per version seated; the bot's filter takes the
+    version of its lowest seat only, so the game counts once, as the raw rows count it."""
+    game = Game.objects.filter(tournament__title="citadels", status="finished").first()
+    first, second = game.seats.select_related("bot_version__bot").order_by("seat")[:2]
+    bot = first.bot_version.bot
+    other = BotVersion.objects.create(bot=bot, number=98, kind="builtin",
+                                      builtin_name=first.bot_version.builtin_name)  # fmt: skip
+    GameSeat.objects.filter(pk=second.pk).update(bot_version=other)
+    totals.rebuild()  # rows edited after they were folded
+    for sel in (
+        RatingsSelection("citadels", bot=bot.pk),
+        RatingsSelection("citadels", bot_version=other.pk),
+        RatingsSelection("citadels", bot=bot.pk, bot_version=first.bot_version_id),
+    ):
+        assert_same_page(sel)
+    played = Game.objects.filter(
+        tournament__title="citadels", status="finished", seats__bot_version__bot=bot
+    ).distinct()
+    assert q.games_in(RatingsSelection("citadels", bot=bot.pk)) == played.count()
+    assert q.games_in(RatingsSelection("citadels", bot_version=other.pk)) == 1

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import signatures
 from tests.support.platform import ROOT
 
 DEPLOY = ROOT / "deploy"
@@ -42,10 +43,12 @@ def operator_env(**overrides: str) -> dict[str, str]:
 
 
 def production_env_in(folder: Path) -> dict[str, str]:
-    """deploy/env.example with a fresh secret key, and local paths and servers in ``folder``."""
+    """deploy/env.example with a fresh secret key and record signing key, and local paths
+    and servers in ``folder``."""
     values = read_env_file(DEPLOY / "env.example")
     values.update(
         ARENA_SECRET_KEY=secrets.token_urlsafe(50),
+        ARENA_RECORD_SIGNING_KEY=signatures.new_private_key_text(),
         ARENA_ARTIFACT_SECRET=secrets.token_urlsafe(32),
         ARENA_DATABASE_URL=f"sqlite:///{folder / 'arena.sqlite3'}",
         ARENA_BROKER_URL="filesystem://",

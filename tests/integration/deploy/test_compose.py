@@ -18,6 +18,7 @@ SECRETS = {
     "ARENA_SECRET_KEY": "k" * 10 + "a-long-random-value-in-real-life" * 2,
     "POSTGRES_PASSWORD": "pw",
     "ARENA_ARTIFACT_SECRET": "a-long-random-value-in-real-life-too",
+    "ARENA_RECORD_SIGNING_KEY": "a-key-of-your-own",
 }
 ARENA_SERVICES = ("migrate", "web", "worker", "beat")
 

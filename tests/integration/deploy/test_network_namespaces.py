@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from arena.processes import stop_process_group
+from engine.core import signatures
 from tests.support.platform import ROOT
 
 from .conftest import operator_env
@@ -188,6 +189,7 @@ def test_a_worker_on_another_host_plays_a_tournament_to_the_end(two_hosts, tmp_p
         tmp_path / "platform",
         "127.0.0.1",
         ARENA_SECRET_KEY=secrets.token_urlsafe(50),
+        ARENA_RECORD_SIGNING_KEY=signatures.new_private_key_text(),
         ARENA_ALLOWED_HOSTS=PLATFORM_ADDRESS,
     )
     worker_side = _settings(

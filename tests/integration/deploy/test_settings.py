@@ -3,6 +3,7 @@
 serving pages and static files (whitenoise) with the HTTPS switches as set there."""
 
 import re
+import secrets
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 
 from arena.processes import stop_process_group
 from arena.security import secret_key_problem
+from engine.core import signatures
 from tests.support.platform import ROOT
 
 from .conftest import (
@@ -47,6 +49,22 @@ def test_the_web_service_refuses_to_start_without_a_real_secret_key(tmp_path, ke
     )  # fmt: skip
     assert started.returncode != 0
     assert "ARENA_SECRET_KEY is not fit for production" in started.stderr
+
+
+def test_the_web_service_refuses_to_sign_records_with_the_development_key(tmp_path):
+    env = operator_env(ARENA_VAR_DIR=str(tmp_path), ARENA_SECRET_KEY=secrets.token_urlsafe(50))
+    started = subprocess.run(
+        [sys.executable, "-c", "import arena.wsgi"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert started.returncode != 0
+    assert "ARENA_RECORD_SIGNING_KEY is not set" in started.stderr
+    env["ARENA_RECORD_SIGNING_KEY"] = signatures.new_private_key_text()
+    started = subprocess.run(
+        [sys.executable, "-c", "import arena.wsgi"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
 
 
 def test_a_development_machine_may_sign_with_the_development_key(tmp_path):

@@ -5,9 +5,10 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import F, Max
 
+from arena.api import exports
 from arena.bots.models import Bot
 from arena.games import totals
-from arena.games.models import AnalyticsPending, Game
+from arena.games.models import AnalyticsPending, Game, GameSeat
 from arena.ratings.lines import MOST_POINTS, rating_lines
 from arena.ratings.models import RatingChange
 from arena.tournaments.leaderboard import leaderboard
@@ -124,8 +125,44 @@ def test_one_reader_draws_the_same_line_on_every_page(long_history, client):
     assert chart.games == line[-1]["game_index"]  # the bot plays on this ladder only
 
 
+def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_history, client):
+    """The tournament page of a ladder draws each entrant bot's line as the ladder page
+    does, and pages its games by number: the last page holds the last games."""
+    ladder = ladder_of(long_history)
+    page = client.get(f"/tournaments/{ladder}/")
+    assert page.status_code == 200
+    (chart,) = [c for c in page.context["charts"] if c.key == "tournament-ratings"]
+    top = page.context["standings"][0].bot_version.bot  # the best-rated are drawn
+    (trace,) = [t for t in chart.figure["data"] if t["name"] == top.name]
+    line = rating_lines([top.pk], tournament=ladder)
+    assert trace["x"] == [p["game_index"] for p in line]
+    assert len(line) <= MOST_POINTS + VERSIONS + 1
+    games = Game.objects.filter(tournament_id=ladder)
+    assert chart.games == games.filter(rated=True).count()
+    last = page.context["page"].paginator.num_pages
+    assert last == -(-games.count() // 50)
+    shown = client.get(f"/tournaments/{ladder}/?page={last}").context["page"].object_list
+    numbers = sorted(games.values_list("number", flat=True))
+    assert [g.number for g in shown] == numbers[(last - 1) * 50 :]
+
+
+def test_a_bots_games_csv_streams_every_seat_page_by_page(long_history, client, monkeypatch):
+    monkeypatch.setattr(exports, "CSV_GAMES", 7)  # many pages over the bot's games
+    bot = Bot.objects.get(name="history-citadels-3")
+    response = client.get(f"/api/v1/games/csv/?bot={bot.pk}")
+    assert response.status_code == 200 and response.streaming
+    lines = b"".join(response.streaming_content).decode().splitlines()[1:]
+    played = Game.objects.filter(seats__bot_version__bot=bot).distinct()
+    expected = (
+        GameSeat.objects.filter(game__in=played).order_by("game_id", "seat")
+        .values_list("game_id", "seat")
+    )  # fmt: skip
+    assert [(int(line.split(",")[0]), int(line.split(",")[9])) for line in lines] == list(expected)
+
+
 READS = [
     "/ladders/{ladder}/",
+    "/tournaments/{ladder}/",
     "/bots/{bot}/",
     "/api/v1/ladders/{ladder}/leaderboard/",
     "/api/v1/ladders/{ladder}/history/{bot}/",
