@@ -53,9 +53,14 @@ test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n 2 -q --durations=25
 
 # The loop before each commit: lint, then the tests marked none of slow, sandbox or browser
-# (the engine, the pure units, the platform's in-process integration tests).
+# (the engine, the pure units, the platform's in-process integration tests), the randomized
+# ones at a twentieth of their full counts (a quarter of make test's), on test databases kept
+# from the last run (migrated, emptied; `make check CHECK_DB=--create-db` makes them anew).
+CHECK_FUZZ_PERCENT ?= 5
+CHECK_DB ?= --reuse-db
 check: lint
-	$(PY) -m pytest -n 2 -q -m "not slow and not sandbox and not browser"
+	ARENA_FUZZ_PERCENT=$(CHECK_FUZZ_PERCENT) $(PY) -m pytest -n 2 -q $(CHECK_DB) \
+	  -m "not slow and not sandbox and not browser"
 
 # The randomized tests at their full counts: the property tests' games and examples, and
 # schemathesis's generated requests, with its coverage phase.

@@ -5,6 +5,8 @@ import pytest
 # Platform tests run on real PostgreSQL, Redis and Celery worker processes.
 from tests.support.platform import *  # noqa: F403
 
+pytest_plugins = ["tests.support.cputime"]  # ARENA_TEST_CPU=folder: each test's CPU
+
 # A test that needs one of these starts servers or processes, or plays a few hundred games,
 # before it asserts anything: it is `slow` (left out of `make check`) without saying so.
 SLOW_FIXTURES = {
@@ -16,6 +18,8 @@ SLOW_FIXTURES = {
     "page",  # headless Chromium
     "gunicorn",  # collectstatic, then gunicorn
     "history",  # 240 games played in-process (dashboards)
+    "long_history",  # 3,000 games of a ladder history, folded (history)
+    "arena_venv",  # the local arena's wheel built and installed into a new virtualenv
     "kits_copy",  # the starter kits, copied to be built
 }
 # Fixtures that take tens of seconds to build and that a group of tests reads: every test
@@ -23,6 +27,8 @@ SLOW_FIXTURES = {
 # per session instead of once per worker.
 BUILT_ONCE = {
     "history": "dashboards-history",
+    "long_history": "long-history",
+    "arena_venv": "arena-venv",
     "gunicorn": "gunicorn",
 }
 

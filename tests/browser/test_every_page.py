@@ -52,9 +52,13 @@ def _open(page, url: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
+# One test per screen (the longest test of the suite when it walked both): two xdist workers
+# can walk them at the same time.
+@pytest.mark.parametrize("screen", list(SCREENS))
 def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
     browser,  # noqa: F811
     live_server,
+    screen,
 ):
     from axe_playwright_python.sync_playwright import Axe
 
@@ -62,24 +66,24 @@ def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     axe = Axe()
     problems: list[str] = []
-    for screen, (width, _) in SCREENS.items():
-        page = _logged_in(browser, live_server.url, screen)
-        for name, path in paths.items():
-            _open(page, live_server.url + path)
-            page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}.png"), full_page=True)
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            if wide > width:
-                problems.append(f"{name} at {screen}: {wide} px wide")
-            problems += [f"{name} at {screen}: no title on {a}" for a in page.evaluate(AXIS_TITLES)]
-            if screen == "phone":  # the rules do not change with the width
-                violations = axe.run(page).response["violations"]
-                problems += [
-                    f"{name}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}"
-                    for v in violations
-                    if v["impact"] in ("serious", "critical")
-                ]
-        problems += page.problems
-        page.context.close()
+    width, _ = SCREENS[screen]
+    page = _logged_in(browser, live_server.url, screen)
+    for name, path in paths.items():
+        _open(page, live_server.url + path)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}.png"), full_page=True)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > width:
+            problems.append(f"{name} at {screen}: {wide} px wide")
+        problems += [f"{name} at {screen}: no title on {a}" for a in page.evaluate(AXIS_TITLES)]
+        if screen == "phone":  # the rules do not change with the width
+            violations = axe.run(page).response["violations"]
+            problems += [
+                f"{name}: {v['id']} ({v['impact']}) at {v['nodes'][0]['target']}"
+                for v in violations
+                if v["impact"] in ("serious", "critical")
+            ]
+    problems += page.problems
+    page.context.close()
     assert problems == [], "\n".join(problems)
 
 

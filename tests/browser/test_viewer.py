@@ -23,8 +23,10 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "viewer"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium for a module's tests (each opens its own context: cookies, viewport);
+    Playwright's event loop runs in this thread until the module's last test is done."""
     from playwright.sync_api import sync_playwright
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # see test_first_tournament.page

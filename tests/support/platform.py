@@ -71,6 +71,21 @@ def wait_for(predicate, *, timeout: float = 120, what: str = "the condition"):
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(request, django_db_setup, django_db_blocker):
+    """pytest-django's test database; a kept one (``--reuse-db``, as ``make check`` runs:
+    migrated, not made again) is emptied if an interrupted run left people in it (a test
+    that commits, and so empties the database after it, was stopped half-way)."""
+    if request.config.getvalue("reuse_db") and not request.config.getvalue("create_db"):
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+
+        with django_db_blocker.unblock():
+            if get_user_model().objects.exists():  # every test's rows start with a person
+                call_command("flush", interactive=False, verbosity=0)
+    yield
+
+
+@pytest.fixture(scope="session")
 def arena_files(tmp_path_factory):
     """Media and bot-cache folders shared by this test process and its workers."""
     root = tmp_path_factory.mktemp("arena-files")
@@ -99,12 +114,14 @@ def test_database_url() -> str:
 def celery_workers(django_db_setup, django_db_blocker, arena_files):
     """A real Celery worker (prefork, two processes) on the test database and Redis.
 
-    Killed (its whole process group) when the session ends, before the test database goes.
+    Killed (its whole process group) when the session ends, before the test database goes:
+    nothing waits for its games then, so a warm shutdown (which ran out the 15 s grace at the
+    end of every session) is not waited for.
     """
     _flush_redis()
     try:
         command = worker_command(f"test-{REDIS_DB}@%h", 2)
-        with celery_process(arena_files, command, "worker") as worker:
+        with celery_process(arena_files, command, "worker", grace_seconds=2) as worker:
             yield worker
     finally:
         _flush_redis()

@@ -63,6 +63,7 @@ def test_the_runbook_names_the_three_processes_and_its_blocks():
     ]
 
 
+@pytest.mark.slow  # migrates a new database in a process of its own
 def test_the_first_start_block_runs_as_written(env):
     first_start = blocks()[0]
     for command in first_start:
@@ -70,6 +71,7 @@ def test_the_first_start_block_runs_as_written(env):
         assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
 
 
+@pytest.mark.slow  # starts the three processes
 def test_the_web_worker_and_beat_start_as_written(env, tmp_path):
     assert run(blocks()[0][0], env).returncode == 0  # migrate
     started = {}

@@ -177,9 +177,22 @@ def test_getting_started_links_the_wheel_it_serves(client):
     )
 
 
+@pytest.fixture(scope="module")
+def person_home(tmp_path_factory):
+    """The home of the person who tries the kits one after the other: the first README run
+    on an xdist worker makes ``~/.meeple-arena`` (a new virtualenv, the wheel and what it
+    requires installed from the site), the next ones run the same commands over it, as that
+    person does. Making a virtualenv (pip installed into it) is most of a run's CPU."""
+    home = tmp_path_factory.mktemp("person-home")
+    home.chmod(0o755)
+    return home
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("kit", KIT_NAMES)
-def test_the_kit_readmes_first_block_runs_as_written_against_the_site(live_server, kit, tmp_path):
+def test_the_kit_readmes_first_block_runs_as_written_against_the_site(
+    live_server, kit, tmp_path, person_home
+):
     import urllib.request
 
     with urllib.request.urlopen(f"{live_server.url}/getting-started/kits/{kit}.zip") as response:
@@ -190,12 +203,10 @@ def test_the_kit_readmes_first_block_runs_as_written_against_the_site(live_serve
     assert readme.split("\n")[2] == "```"  # the title, then the block
     block = shell_blocks(readme)[0]
     assert f"{live_server.url}/getting-started/{wheel_name()}" in "\n".join(block)
-    home = tmp_path / "home"
-    home.mkdir()
     tmp_path.chmod(0o755)
     done = subprocess.run(
         ["bash", "-euc", "\n".join(block)], cwd=folder, capture_output=True, text=True,
-        timeout=900, env=person_env(home),
+        timeout=900, env=person_env(person_home),
     )  # fmt: skip
     assert done.returncode == 0, f"{block}\n{done.stdout}\n{done.stderr}"
     assert re.search(r"^you +3 ", done.stdout, re.M) and _clean(done.stdout), done.stdout

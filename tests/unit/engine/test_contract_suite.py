@@ -15,6 +15,7 @@ import pytest
 
 import engine
 from engine.core.rng import Rng
+from tests.support.budget import cases
 from tests.support.toy_title import TOY
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -64,9 +65,16 @@ def _check_decision(state, decision, seats):
         assert str(BIG_SEED) not in text, "the seed leaks into an observation"
 
 
+# Random games per title and player count in the full run (`make fuzz`); a plain run plays a
+# fifth (3 and 5), `make check` a twentieth (tests/support/budget.py).
+CONTRACT_GAMES = 15
+REPLAYED_GAMES = 25
+
+
+@pytest.mark.fuzz
 @pytest.mark.parametrize(("title", "players"), CASES, ids=IDS)
 def test_random_games_keep_the_contract(title, players):
-    for game in range(3):
+    for game in range(cases(CONTRACT_GAMES)):
         state = _play_checked(title, players, BIG_SEED + game)
         result = state.result()
         assert len(result["scores"]) == len(result["ranks"]) == players
@@ -74,9 +82,10 @@ def test_random_games_keep_the_contract(title, players):
         assert min(result["ranks"]) == 1
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(("title", "players"), CASES, ids=IDS)
 def test_records_replay_to_the_identical_game(title, players):
-    for game in range(5):
+    for game in range(cases(REPLAYED_GAMES)):
         state = _play_checked(title, players, 1000 + game, check_every=50)
         record = json.loads(json.dumps(state.record()))
         again = title.replay(record)

@@ -18,9 +18,12 @@ from engine.core.positions import (
     reload,
     seat_view_of,
 )
+from tests.support.budget import every
 
 SAMPLES = [("citadels", 4, 21), ("citadels", 2, 5), ("praga", 3, 8), ("praga", 1, 2)]
-PLAY_ON_EVERY = 40  # decisions between continuation checks (each plays a game to its end)
+# Decisions between continuation checks (each plays the game to its end twice): 8 in the
+# full run (`make fuzz`), 40 in a plain one, 160 in `make check` (tests/support/budget.py).
+PLAY_ON_EVERY = every(8)
 
 
 def bots_for(title_id, players, seed):
@@ -36,6 +39,7 @@ def play_on(state, seed):
     return state.record()["actions"], state.result()
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("title_id, players, seed", SAMPLES)
 def test_every_decision_round_trips_and_plays_on_as_the_game_did(title_id, players, seed):
     title = engine.title(title_id)
