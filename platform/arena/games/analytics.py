@@ -151,11 +151,17 @@ def derive_missing_seats(batch: int = DERIVE_BATCH, *, pending_only: bool = True
     derived = last = 0
     while ids := list(missing.filter(game_id__gt=last)[:batch]):
         last = ids[-1]
-        games = Game.objects.filter(pk__in=ids, finished_at__isnull=False).select_related(
-            "tournament"
+        # Only the columns the rows are made of: games 0018 runs this going back, before
+        # the later migrations' columns exist.
+        games = (
+            Game.objects.filter(pk__in=ids, finished_at__isnull=False)
+            .select_related("tournament")
+            .only("finished_at", "tournament__title")
         )
         seats: dict[int, list[GameSeat]] = {}
-        for seat in GameSeat.objects.filter(game_id__in=ids).order_by("game_id", "seat"):
+        seat_fields = ("game_id", "seat", "bot_version_id", "rank", "score", "status", "winner")
+        rows = GameSeat.objects.filter(game_id__in=ids).only(*seat_fields)
+        for seat in rows.order_by("game_id", "seat"):
             seats.setdefault(seat.game_id, []).append(seat)
         with transaction.atomic(), connection.cursor() as cursor:
             for game in games:
