@@ -5,6 +5,7 @@ import pytest
 
 import engine
 from arena.games.models import AnalyticsFact, Game
+from arena.games.results import game_stats
 from arena.tournaments.models import Tournament
 from tests.factories import make_builtin, make_tournament, make_user
 from tests.integration.platform.tournaments import (
@@ -38,7 +39,7 @@ def test_a_tournament_of_each_title_and_format_runs_to_the_end(celery_workers, t
     assert_standings_match_stored_games(tournament)
     if title == "citadels":  # one character (or more) per seat per round
         for game in games:
-            rounds = game.stats["rounds"]
+            rounds = game_stats(game)["rounds"]
             held = AnalyticsFact.objects.filter(game=game, kind="held")
             assert sum(held.values_list("facts", flat=True)) >= 3 * rounds
     else:  # one crane configuration per game
