@@ -95,6 +95,11 @@ class BotSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     description = StrictCharField(
         max_length=Bot.DESCRIPTION_MAX_LENGTH, required=False, allow_blank=True
     )
+    decision_logs_public = StrictBooleanField(
+        required=False,
+        help_text="true: once a game is over, everyone reads the log line its bot sent with "
+        "each answer (in the game's replay); false (the default): only the owner",
+    )
 
     class Meta:
         model = Bot
@@ -107,11 +112,6 @@ class BotSerializer(KnownFieldsOnly, serializers.ModelSerializer):
             "accepts_challenges": {
                 "help_text": "false: others cannot challenge it on ladders "
                 "(POST /bots/{id}/challenges/ sets it)"
-            },
-            "decision_logs_public": {
-                "help_text": "true: once a game is over, everyone reads the log line its bot "
-                "sent with each answer (in the game's replay); false (the default): only the "
-                "owner"
             },
         }
         # The name's uniqueness is checked in validate(), with a message naming the bot.

@@ -133,6 +133,14 @@ def test_the_challenge_opt_out_takes_a_json_boolean_only(as_, people, toy_title,
     assert "accepts" in error_of(response, 400)["fields"]
 
 
+@pytest.mark.parametrize("shared", [0, 1, "true", "no", None])
+def test_sharing_decision_logs_takes_a_json_boolean_only(as_, people, toy_title, shared):
+    body = {"title": "toy", "name": "chatty", "decision_logs_public": shared}
+    error = error_of(as_("alice").post("/api/v1/bots/", body), 400)
+    assert "decision_logs_public" in error["fields"]
+    assert not Bot.objects.filter(name="chatty").exists()
+
+
 @pytest.mark.parametrize("field", ["name", "description"])
 def test_text_fields_take_json_strings_only(as_, people, toy_title, field):
     body = {"title": "toy", "name": "numbered", field: 0}

@@ -150,16 +150,21 @@ def run_scenarios(machine, answered: Counter, count: int) -> None:
     (a name taken since, a bot withdrawn) and other rules valid: hypothesis calls that a
     FlakyStrategyDefinition, a fault of the generation, not of the API. As schemathesis's own
     runner does, the run goes on with the scenarios left (drawn afresh: the same draws would
-    meet the same state); a failure that does not replay (FlakyFailure) still fails."""
-    for attempt in range(3):
-        left = count - answered["scenarios"]
+    meet the same state), for as long as each try adds scenarios (a longer run meets this
+    more often: at 100 scenarios, three tries were not enough); a failure that does not
+    replay (FlakyFailure) still fails, and so do three tries in a row that add none."""
+    tries = barren = 0
+    while (done := answered["scenarios"]) < count:
+        tries += 1
         try:
             run_state_machine_as_test(
-                machine, settings=settings(STATEFUL, max_examples=left, derandomize=not attempt)
+                machine,
+                settings=settings(STATEFUL, max_examples=count - done, derandomize=tries == 1),
             )
             return
         except FlakyStrategyDefinition:
-            if attempt == 2 or answered["scenarios"] >= count:
+            barren = 0 if answered["scenarios"] > done else barren + 1
+            if barren == 3:
                 raise
 
 
