@@ -53,9 +53,13 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictCharField(serializers.CharField):
-    """A JSON string only (DRF would take 0 or false and store "0" or "False")."""
+    """A JSON string only (DRF would take 0 or false and store "0" or "False"), its length
+    bounded as sent: DRF trims the blanks first, so a value over the schema's maxLength
+    would pass once trimmed."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)

@@ -133,6 +133,12 @@ def test_the_challenge_opt_out_takes_a_json_boolean_only(as_, people, toy_title,
     assert "accepts" in error_of(response, 400)["fields"]
 
 
+def test_a_name_over_its_limit_as_sent_is_a_400_though_it_fits_once_trimmed(as_, people, toy_title):
+    body = {"title": "toy", "name": "\t" + "x" * 64}
+    assert "name" in error_of(as_("alice").post("/api/v1/bots/", body), 400)["fields"]
+    assert not Bot.objects.filter(name="x" * 64).exists()
+
+
 @pytest.mark.parametrize("shared", [0, 1, "true", "no", None])
 def test_sharing_decision_logs_takes_a_json_boolean_only(as_, people, toy_title, shared):
     body = {"title": "toy", "name": "chatty", "decision_logs_public": shared}
