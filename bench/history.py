@@ -52,6 +52,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15, help="timings per read and way")
     parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument(
+        "--database", help="the database's name (default arena_history_bench_<games>); one "
+        "of its own for each checkout that runs the bench at the same time",
+    )  # fmt: skip
     args = parser.parse_args()
     sizes = (args.games,) if args.games else SIZES
     summary = ""
@@ -65,7 +69,7 @@ def _one_size(games: int, args) -> str:
     """Build, time, drop one size; its summary line."""
     import subprocess
 
-    database = f"arena_history_bench_{games}"
+    database = args.database or f"arena_history_bench_{games}"
     out = Path(tempfile.mkdtemp(prefix="history-bench-")) / "result.json"
     env = {
         **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",

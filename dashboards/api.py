@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
+from arena.api.caching import CachedReads
 from arena.api.schema import ErrorSerializer
 
 from . import tables
@@ -93,13 +94,18 @@ BOTS_FILTER = OpenApiParameter(
 TYPED_FILTERS = ("tournament", "bot", "bot_version", "players", "since", "until")
 
 
-class AnalyticsView(APIView):
+class AnalyticsView(CachedReads, APIView):
     """A dashboard's tables: ``games`` (how many games the selection holds) and each table
     as a list of rows; with ``table``, that table alone."""
 
     permission_classes = [AllowAny]
     renderer_classes = [renderers.JSONRenderer, CSVRenderer]
     page_name = ""
+
+    def cached_read(self):
+        """The rendered answer is cached (``arena.pagecache``) until the page's numbers
+        change: its key carries what they change with, not a scope."""
+        return lambda view, kwargs: ((), tables.version(self.page_name))
 
     def get(self, request):
         page = PAGES[self.page_name]

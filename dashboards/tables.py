@@ -232,6 +232,13 @@ PAGE_TABLES = {
 CHANGED_BY = {"ratings": queries_ratings.rating_version}
 
 
+def version(name: str) -> tuple:
+    """What a page's numbers change with: the games folded and, for the ratings page, the
+    ratings (the API's cached answers carry it in their key, ``dashboards.api``)."""
+    changed = CHANGED_BY.get(name)
+    return (queries.totals_version(), changed() if changed is not None else None)
+
+
 def page(name: str, sel: Selection) -> dict:
     """A page's tables, cached until a game is stored (or rated, for the ratings page)."""
     changed = CHANGED_BY.get(name)

@@ -14,6 +14,7 @@ SLOW_FIXTURES = {
     "fleet",  # two workers and the beat (test_recovery)
     "far_side",  # a worker and the beat on a Redis of the test's own
     "redis_server",  # a redis-server of the test's own
+    "cache_on_redis",  # the same, as the cache
     "live_server",  # Django's threaded server
     "page",  # headless Chromium
     "gunicorn",  # collectstatic, then gunicorn

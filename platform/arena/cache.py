@@ -1,6 +1,7 @@
 """The cache on Redis that keeps answering when Redis does not.
 
-Throttle counts, the viewer's frames and the dashboards' results live in the cache; with
+Throttle counts, the viewer's frames, the dashboards' results and the page cache's answers
+and generations (``arena.pagecache``) live in the cache; with
 ARENA_CACHE_URL on Redis and Redis down, each request would fail on its first cache call.
 ``RedisWithFallback`` serves every call from a cache in this process instead while Redis is
 unreachable (throttles then count per process, cached pages are recomputed), tries Redis again

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from arena import pagecache
 from arena.api import errors as api_errors
 from arena.bots import transfer
 from arena.bots import views as bots
@@ -11,6 +12,8 @@ from arena.tournaments import ladder_views as ladders
 from arena.tournaments import views as tournaments
 from arena.web import views as web
 
+# The public pages that grow with a history are cached, per viewer and until what they show
+# changes (arena/pagecache.py).
 urlpatterns = [
     path("", web.home, name="home"),
     path("getting-started/", web.getting_started, name="getting-started"),
@@ -38,7 +41,7 @@ urlpatterns = [
     path("me/token/create/", players.token_create, name="token-create"),
     path("me/token/revoke/", players.token_revoke, name="token-revoke"),
     path("bots/", bots.my_bots, name="my-bots"),
-    path("bots/<int:bot_id>/", bots.bot_detail, name="bot"),
+    path("bots/<int:bot_id>/", pagecache.bot_page("bot_id")(bots.bot_detail), name="bot"),
     path("bots/<int:bot_id>/upload/", bots.bot_upload, name="bot-upload"),
     path(
         "internal/artifacts/<str:sha256>",
@@ -47,7 +50,11 @@ urlpatterns = [
     ),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
-    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        pagecache.tournament_page("tournament_id")(tournaments.tournament_detail),
+        name="tournament",
+    ),
     path(
         "tournaments/<int:tournament_id>/<str:action>/",
         tournaments.tournament_action,
@@ -55,7 +62,11 @@ urlpatterns = [
     ),
     path("ladders/", ladders.ladder_list, name="ladders"),
     path("ladders/new/", ladders.ladder_new, name="ladder-new"),
-    path("ladders/<int:ladder_id>/", ladders.ladder_detail, name="ladder"),
+    path(
+        "ladders/<int:ladder_id>/",
+        pagecache.tournament_page("ladder_id")(ladders.ladder_detail),
+        name="ladder",
+    ),
     path("ladders/<int:ladder_id>/challenge/", ladders.ladder_challenge, name="ladder-challenge"),
     path(
         "ladders/<int:ladder_id>/challenge-previous/<int:bot_id>/",
@@ -75,7 +86,7 @@ urlpatterns = [
     path("games/<int:game_id>/position.json", games.game_position, name="game-position"),
     path("games/viewer/<str:name>", games.viewer_asset, name="viewer-asset"),
     path("games/<int:game_id>/seats/<int:seat>/stderr.txt", games.seat_stderr, name="seat-stderr"),
-    path("staff/queue/", games.queue_page, name="queue"),
+    path("staff/queue/", pagecache.queue_page(games.queue_page), name="queue"),
     # The REST API: /api/v1/ is the versioned contract; /api/ serves the same handlers as an
     # alias for clients written before the version (docs/api/README.md). /api/analytics/ is
     # the dashboards' (its routes do not collide with the alias's).

@@ -235,3 +235,20 @@ def sent_ids(callbacks, task: str = "workers.play_game") -> list[int]:
     from arena.outbox.services import Messages
 
     return [pk for cb in callbacks if isinstance(cb, Messages) and cb.task == task for pk in cb.ids]
+
+
+@pytest.fixture
+def cache_on_redis(tmp_path, settings):
+    """Django's cache on a redis-server of the test's own, as in production
+    (``arena.cache.RedisWithFallback``); ``.stop()`` it to test an outage."""
+    from tests.support.broker import RedisServer
+
+    server = RedisServer(tmp_path)
+    server.start()
+    settings.CACHES = {
+        "default": {"BACKEND": "arena.cache.RedisWithFallback", "LOCATION": server.url}
+    }
+    try:
+        yield server
+    finally:
+        server.stop()

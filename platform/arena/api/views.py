@@ -45,6 +45,7 @@ from arena.tournaments.models import Tournament
 from engine.core import signatures
 
 from . import exports
+from .caching import CachedReads
 from .errors import Conflict, PayloadTooLarge
 from .fields import StrictCharField, whole_number
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
@@ -70,7 +71,7 @@ from .throttles import ScopedThrottle
 CSV = {(200, "text/csv"): OpenApiTypes.STR}
 
 
-class ArenaViewSet(viewsets.GenericViewSet):
+class ArenaViewSet(CachedReads, viewsets.GenericViewSet):
     throttle_classes = [ScopedThrottle]
     throttle_scopes: dict[str, str] = {}
     conflict_actions: tuple[str, ...] = ()

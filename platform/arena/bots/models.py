@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from arena import pagecache
+
 
 class Bot(models.Model):
     """A named bot of one player for one title; its code lives in its versions."""
@@ -131,7 +133,7 @@ class BotVersion(models.Model):
             validation_started_at=timezone.now(),
             validation_attempts=models.F("validation_attempts") + 1,
         )
-        return n == 1
+        return _moved(self, n)
 
     def finish_validation(self, *, ok: bool, reason: str, stderr: str, review: str = "") -> bool:
         n = BotVersion.objects.filter(pk=self.pk, status=self.Status.VALIDATING).update(
@@ -141,7 +143,7 @@ class BotVersion(models.Model):
             validated_at=timezone.now(),
             review_reason=review,
         )
-        return n == 1
+        return _moved(self, n)
 
     def withdraw(self) -> bool:
         """Any status but withdrawn -> withdrawn; its games and ratings stay."""
@@ -150,7 +152,7 @@ class BotVersion(models.Model):
             .exclude(status=self.Status.WITHDRAWN)
             .update(status=self.Status.WITHDRAWN)
         )
-        return n == 1
+        return _moved(self, n)
 
 
 # Fewest finished games before a fault rate is worth flagging.
@@ -178,3 +180,10 @@ def fault_summary(bot: Bot) -> dict:
         "percent": percent,
         "flagged": games >= FAULT_FLAG_MIN_GAMES and percent >= settings.ARENA_FAULT_FLAG_PERCENT,
     }
+
+
+def _moved(version: BotVersion, rows: int) -> bool:
+    """Whether a transition moved ``version`` (its bot's pages change when it did)."""
+    if rows:
+        pagecache.changed(bots=(version.bot_id,))
+    return rows == 1

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 import engine
-from arena import leases
+from arena import leases, pagecache
 from arena.queue import enqueue_validation, enqueue_validations
 from workers.errors import PermanentGameError
 from workers.match import SeatSpec, ValidationReport, validate_bot
@@ -176,8 +176,10 @@ def _take_back_validation(version_id: int, now) -> str | None:
             ),
             validated_at=now,
         )
+        pagecache.changed(bots=(version.bot_id,))
         return "rejected"
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PENDING, queued_at=now)
+    pagecache.changed(bots=(version.bot_id,))
     enqueue_validation(version.pk)
     return "requeued"
 

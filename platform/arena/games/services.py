@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
-from arena import leases, statements
+from arena import leases, pagecache_scopes, statements
 from arena.bots.services import StoredArtifact, planned_seat, stored_artifact
 from arena.queue import enqueue_game, enqueue_games
 from arena.sql import RoundTrip, Rows, cursor, from_json, insert_rows, now_param, to_json
@@ -165,6 +165,7 @@ def store_game_result(job: MatchJob, played: MatchResult) -> bool:
             queueing.send_queued(next_game, cursor=second.cursor)
             pending = ratings.rate_ratable(ratable.rows, job.tournament_id, second.cursor)
             ratings.rate_titles(pending, titles, second.cursor)
+        pagecache_scopes.rated(job.tournament_id, pending, job.seat_versions)
         ladder = tournament.first.format == Tournament.Format.LADDER
         if ladder:
             tournaments.top_up_ladder(

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from arena import statements
+from arena import pagecache_scopes, statements
 from arena.games import totals
 from arena.games.models import Game, GameSeat
 from arena.sql import RoundTrip, Rows, insert_rows, row_timestamp, where_in
@@ -97,6 +97,7 @@ def apply_pending_ratings(tournament_id: int, *, locked: bool = False) -> Pendin
         pending = rate_ratable(ratable.rows, tournament_id, second.cursor)
         rate_titles(pending, titles, second.cursor)
     report_invariants(tournament_id, pending.changes, pending.rated_after)
+    pagecache_scopes.rated(tournament_id, pending)
     return pending
 
 
@@ -351,4 +352,6 @@ def recompute_ratings(tournament_id: int) -> int:
         ensure_ratings(tournament)
         rated = apply_pending_ratings(tournament_id).rated
         totals.refold_ratings(tournament_id)
+        versions = tournament.ratings.values_list("bot_version_id", flat=True)
+        pagecache_scopes.changed(tournaments=(tournament_id,), versions=list(versions))
         return rated

@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
+from arena import pagecache
 from arena.games.models import Game
 
 log = logging.getLogger("arena.tournaments")
@@ -144,6 +145,7 @@ class Tournament(models.Model):
         ) == 1
         if finished:
             log.info("tournament.finished %s", {"tournament_id": tournament_id})
+            pagecache.changed(tournaments=(tournament_id,))
         return finished
 
     def _move(self, leaves: tuple[str, ...], to: str, refusal: str, **fields) -> None:

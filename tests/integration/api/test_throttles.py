@@ -9,24 +9,10 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
 from tests.factories import PASSWORD, make_user
-from tests.support.broker import RedisServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLIENTS = 8
-
-
-@pytest.fixture
-def cache_on_redis(tmp_path, settings):
-    server = RedisServer(tmp_path)
-    server.start()
-    settings.CACHES = {
-        "default": {"BACKEND": "arena.cache.RedisWithFallback", "LOCATION": server.url}
-    }
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_eight_concurrent_clients_get_exactly_the_limit(live_server, cache_on_redis, settings):
