@@ -75,6 +75,8 @@ def _one_size(games: int, args) -> str:
         **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
         "ARENA_LOG_LEVEL": "WARNING", "ARENA_VAR_DIR": str(out.parent / "var"),
         "DJANGO_SETTINGS_MODULE": "arena.settings",
+        # The page cache in this one process's memory: the reads and the writes are its own.
+        "ARENA_PAGE_CACHE": "true",
     }  # fmt: skip
     command = [sys.executable, __file__, "--child", str(games), str(args.repeat),
                str(args.stores), str(out)]  # fmt: skip

@@ -57,6 +57,10 @@ class RedisWithFallback(RedisCache):
         self._local = LocMemCache("arena-fallback", {"TIMEOUT": params.get("TIMEOUT", 300)})
         self._down_until = 0.0  # 0: Redis is taken as up; else when to try it again
 
+    def reachable(self) -> bool:
+        """Whether Redis is taken as up: it answered last, or it is time to try it again."""
+        return time.monotonic() >= self._down_until
+
 
 for _name in CALLS:
     setattr(RedisWithFallback, _name, _falls_back(_name))

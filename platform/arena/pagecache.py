@@ -34,16 +34,19 @@ the generations at once and again after the transaction commits, so a reader tha
 cache from the last snapshot before the commit is superseded. So a finished game, a new
 version, a transition or a challenge shows on the next request after its commit.
 
-**Staleness bound.** What no write names (a game claimed or queued, a bot renamed as shown on
-another bot's page) is at most ``TTL`` seconds old, as is everything while Redis is down:
-the cache then answers from each process's own memory (``arena.cache``), where a worker's
-bumps do not reach the web process, and bumps made during an outage are lost when Redis is
-back. The staff queue has no scope (it changes with every claim) and lives ``QUEUE_TTL``.
+**Staleness bound.** What no write names (a game claimed or queued, a bot renamed as a ladder's
+leaderboard shows it) is at most ``TTL`` seconds old, as is an answer kept just before a Redis
+outage (below). The staff queue has no scope (it changes with every claim) and lives
+``QUEUE_TTL``.
 
-**Outage.** The cache is Django's default one: on Redis with ``arena.cache.RedisWithFallback``,
-which serves every call from the process's memory while Redis is unreachable (as the
-dashboards' and the throttles' entries), so reads keep answering; without ``ARENA_CACHE_URL``
-(the demo) it is the process's memory.
+**Where it is on.** The cache is Django's default one, on Redis (``ARENA_CACHE_URL``) with
+``arena.cache.RedisWithFallback``. ``ARENA_PAGE_CACHE`` turns the page cache on, by default
+when ``ARENA_CACHE_URL`` is set: a cache each process keeps for itself (the demo's default)
+would never see a worker's bumps. While Redis is unreachable (``RedisWithFallback`` then
+answers from each process's memory, as for the throttles and the dashboards) every read is
+computed and nothing cached, so an outage costs speed, never freshness or a 5xx; bumps made
+meanwhile are lost, so an answer kept before it may be served once Redis is back, for the
+rest of its ``TTL``.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterable
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import transaction
@@ -65,6 +69,15 @@ TTL = 30
 QUEUE_TTL = 5
 ALL = "all"
 PREFIX = "pagecache"
+
+
+def active() -> bool:
+    """Whether answers are looked up and kept now: the page cache is on and its Redis is
+    taken as reachable (see the module's docstring)."""
+    if not settings.ARENA_PAGE_CACHE:
+        return False
+    reachable = getattr(cache, "reachable", None)
+    return reachable() if reachable is not None else True
 
 
 # -- generations -----------------------------------------------------------------------------
@@ -104,7 +117,7 @@ def changed(*, tournaments: Iterable[int] = (), bots: Iterable[int] = ()) -> Non
     ``arena.pagecache_scopes.changed``."""
     scopes = [f"t{t}" for t in set(tournaments) if t]
     scopes += [f"b{b}" for b in set(bots) if b]
-    if not scopes:
+    if not (scopes and settings.ARENA_PAGE_CACHE):
         return
     _bump(scopes)
     if transaction.get_connection().in_atomic_block:
@@ -173,7 +186,7 @@ def page(scopes: Callable[[dict], Iterable[str]], ttl: int = TTL):
     def decorate(view):
         @functools.wraps(view)
         def cached(request, *args, **kwargs):
-            if request.method != "GET" or len(messages.get_messages(request)):
+            if not (request.method == "GET" and active()) or len(messages.get_messages(request)):
                 return view(request, *args, **kwargs)
             secret = request.META.get("CSRF_COOKIE")
             viewer = _page_viewer(request)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
+
 from arena import pagecache
 from arena.pagecache import ALL
 
@@ -19,6 +21,8 @@ def changed(
     *, tournaments: Iterable[int] = (), bots: Iterable[int] = (), versions: Iterable[int] = ()
 ) -> None:
     """``arena.pagecache.changed``, with bot versions standing for their bots."""
+    if not settings.ARENA_PAGE_CACHE:
+        return
     pagecache.changed(tournaments=tournaments, bots={*bots, *bots_of(versions)})
 
 
@@ -71,6 +75,8 @@ def rated(tournament_id: int, pending, versions: Iterable[int] = ()) -> None:
 
 def _on_save(sender, instance, **kwargs) -> None:
     """An ORM save or delete of a model a page shows: its tournament and bot change."""
+    if not settings.ARENA_PAGE_CACHE:
+        return
     tournaments, bots, versions = [], [], []
     name = sender.__name__
     if name == "Tournament":

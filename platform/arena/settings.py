@@ -420,6 +420,10 @@ ARENA_THROTTLE_RATES = {
 # Throttle counts live in this cache; give every web process the same one (redis://...) so a
 # limit holds across processes. The default counts per process.
 ARENA_CACHE_URL = env_str("ARENA_CACHE_URL", "")
+# The page cache (arena/pagecache.py) needs a cache every process shares: a worker's write
+# must reach the web process's cached pages. On by default with ARENA_CACHE_URL; without it
+# (the demo) the pages are computed on every request.
+ARENA_PAGE_CACHE = env_bool("ARENA_PAGE_CACHE", bool(ARENA_CACHE_URL))
 CACHES = {
     "default": (
         # On Redis, with this process's memory standing in while Redis is down (arena/cache.py).

@@ -61,7 +61,7 @@ class CachedReads:
         super().initial(request, *args, **kwargs)
         self._cache_key = None
         scopes = self.cached_read()
-        if request.method != "GET" or scopes is None:
+        if request.method != "GET" or scopes is None or not pagecache.active():
             return
         # DRF looks the handler up after ``initial``: the cached one answers in its place,
         # after every check ``initial`` (and a subclass's after it) makes.

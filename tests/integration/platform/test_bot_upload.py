@@ -67,8 +67,7 @@ def test_it_stores_a_single_py_file_as_a_pending_version(
     assert version.status == BotVersion.Status.PENDING
     assert version.artifact_format == "py"
     assert artifact_path(version.sha256, "py").read_bytes() == RANDOM_BOT_SOURCE.encode()
-    # validation is sent only once the upload is committed (beside it: the page cache's bump)
-    assert [c.task for c in callbacks if hasattr(c, "task")] == ["workers.validate_bot_version"]
+    assert len(callbacks) == 1  # validation is sent only once the upload is committed
 
 
 def test_it_stores_a_zip_with_a_manifest(client, alice_bot):

@@ -22,6 +22,12 @@ from tests.factories import make_builtin, make_tournament, make_user
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def page_cache_on(settings):
+    """On, as with ARENA_CACHE_URL set (each test puts the cache on its own Redis)."""
+    settings.ARENA_PAGE_CACHE = True
+
+
 @pytest.fixture
 def ladder(toy_title, cache_on_redis):
     """alice's bot and the house bots on a two-seat toy ladder, a few games played."""
@@ -221,5 +227,18 @@ def test_with_redis_unreachable_every_cached_read_answers(ladder, cache_on_redis
         assert body(client, url) == filled[name], name  # computed again, then from memory
         assert body(client, url) == filled[name], name
     assert body(staff, "/staff/queue/")
-    assert _play_queued(ladder, 1) == 1  # the store's bumps fall back too
+    assert _play_queued(ladder, 1) == 1  # the store's bumps fail over too
     assert client.get(urls["ladder page"]).status_code == 200
+    # Meanwhile nothing is kept: a write no scope names shows at once.
+    Bot.objects.filter(name="mine").update(name="renamed")
+    assert "renamed" in body(client, urls["ladder page"]).decode()
+
+
+def test_without_a_shared_cache_nothing_is_cached(ladder, settings):
+    """A cache of each process's own (the demo's) would never see a worker's bumps."""
+    settings.ARENA_PAGE_CACHE = False
+    client = Client()
+    url = f"/ladders/{ladder.pk}/"
+    body(client, url)
+    Bot.objects.filter(name="mine").update(name="renamed")
+    assert "renamed" in body(client, url).decode()
