@@ -29,7 +29,8 @@ generation number in the cache, and the key carries the generations of the read'
 The writes that change what a scope shows call :func:`changed` — the store of a game
 (its tournament, the bots seated and the bots whose ratings it moved), a version's upload and
 validation, a tournament's transitions, a challenge, a ladder's entrants — and every ORM
-save or delete of those models does through signals (:func:`connect`). ``changed`` raises
+save or delete of those models does through signals (``arena.pagecache_scopes.connect``,
+which also maps versions to bots). ``changed`` raises
 the generations at once and again after the transaction commits, so a reader that filled the
 cache from the last snapshot before the commit is superseded. So a finished game, a new
 version, a transition or a challenge shows on the next request after its commit.
