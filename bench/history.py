@@ -2,9 +2,10 @@
 p95 and median uncached and cached, the store's cost per game, and the bytes per game.
 
     .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 40] [--keep]
+                                      [--database arena_history_bench]
 
 Needs PostgreSQL on 127.0.0.1. For each size it makes the database
-``arena_history_bench_<games>`` (dropped first, and after the run unless ``--keep``) and
+``arena_history_bench_<games>`` (``--database`` names another; dropped first, and after the run unless ``--keep``) and
 fills it with ``bench/history_build.py``: one standing 4-seat ladder per title, 200 bot
 versions each, real played games' rows replicated with fresh ids in SQL, then folded into
 the totals (``arena.games.totals.fold_pending``) as the beat would.
@@ -52,6 +53,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15, help="timings per read and way")
     parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument(
+        "--database", default="arena_history_bench",
+        help="the databases' name before _<games> (another run on the same server at the same "
+             "time needs its own)",
+    )  # fmt: skip
     args = parser.parse_args()
     sizes = (args.games,) if args.games else SIZES
     summary = ""
@@ -65,7 +71,7 @@ def _one_size(games: int, args) -> str:
     """Build, time, drop one size; its summary line."""
     import subprocess
 
-    database = f"arena_history_bench_{games}"
+    database = f"{args.database}_{games}"
     out = Path(tempfile.mkdtemp(prefix="history-bench-")) / "result.json"
     env = {
         **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
@@ -152,6 +158,7 @@ def _child(games: int, repeat: int, stores: int, out: Path) -> None:
     from django.db import connection
 
     from arena.games import totals
+    from arena.processes import freeze_web_heap
     from bench.history_build import build_history
 
     call_command("migrate", verbosity=0)
@@ -164,6 +171,8 @@ def _child(games: int, repeat: int, stores: int, out: Path) -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     finished, tables, size = _sizes()
+    # The heap as a web process has it when it serves (arena/wsgi.py).
+    freeze_web_heap()
     reads, csv_whole = _time_reads(built, repeat)
     store = _time_store(built["ladders"]["citadels"], stores)
     out.write_text(json.dumps({
