@@ -187,6 +187,23 @@ def test_a_ratings_history_pages_every_change_in_game_order(long_history, client
     assert numbers == list(expected) and len(numbers) == rating.games > 7
 
 
+def test_the_games_of_a_late_version_and_of_its_bot_page_from_their_first(long_history, client):
+    """The games API filtered by a version that joined late in the history, and by its bot:
+    every game they sat in, once, in id order, page by page."""
+    version = BotVersion.objects.get(bot__name="history-citadels-7", number=VERSIONS)
+    for query, seats in (
+        (f"version={version.pk}", GameSeat.objects.filter(bot_version=version)),
+        (f"bot={version.bot_id}", GameSeat.objects.filter(bot_version__bot_id=version.bot_id)),
+    ):
+        ids, url = [], f"/api/v1/games/?{query}&page_size=200"
+        while url:
+            body = client.get(url).json()
+            ids += [g["id"] for g in body["results"]]
+            url = body["next"]
+        assert ids == sorted(set(seats.values_list("game_id", flat=True))), query
+    assert client.get("/api/v1/games/?version=999999999").json()["results"] == []
+
+
 def test_a_bots_games_csv_streams_every_seat_page_by_page(long_history, client, monkeypatch):
     monkeypatch.setattr(exports, "CSV_GAMES", 7)  # many pages over the bot's games
     bot = Bot.objects.get(name="history-citadels-3")
