@@ -1,6 +1,8 @@
-"""Stopping the worker and server processes the demo and the tests start."""
+"""Stopping the worker and server processes the demo and the tests start; the heap a web
+process freezes before it serves."""
 
 import contextlib
+import gc
 import os
 import signal
 import subprocess
@@ -28,3 +30,16 @@ def celery_env(env: dict[str, str] | None = None) -> dict[str, str]:
     paths = [root, os.path.join(root, "platform"), env.get("PYTHONPATH", "")]
     env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     return env
+
+
+def freeze_web_heap() -> None:
+    """Load every view (the URLconf imports them), then move all that is loaded (Django, the
+    engine, plotly, the views) out of the collector's reach, as the worker's pool processes
+    do (``arena.worker``): a page that builds a few thousand objects (a ladder's 200
+    entrants) triggers full collections, which walked that large, never-freed heap each
+    time, 100-600 ms of the tournament page's time in ``bench/history.py``."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - imports the views
+    gc.collect()
+    gc.freeze()

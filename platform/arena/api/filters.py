@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Min, OuterRef, Subquery
 from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
 from drf_spectacular.utils import extend_schema_field
@@ -144,14 +144,30 @@ class GameFilter(StrictFilterSet):
         fields = ["tournament", "status", "title", "bot", "version"]
 
     def with_bot(self, games, name, value):
-        return games.filter(Exists(_seats().filter(bot_version__bot_id=value)))
+        versions = BotVersion.objects.filter(bot_id=value)
+        first = versions.annotate(first=_first_game(OuterRef("pk"))).aggregate(Min("first"))
+        return games.filter(
+            Exists(_seats().filter(bot_version__bot_id=value)), id__gte=first["first__min"] or 0
+        )
 
     def with_version(self, games, name, value):
-        return games.filter(Exists(_seats().filter(bot_version_id=value)))
+        return games.filter(
+            Exists(_seats().filter(bot_version_id=value)), id__gte=_first_game(value)
+        )
 
 
 def _seats():
     return GameSeat.objects.filter(game=OuterRef("pk"))
+
+
+def _first_game(version) -> Subquery:
+    """The first game ``version`` sat in (one probe of the seats' (version, game) index).
+    The bot and version filters start the games there: PostgreSQL merges the games in id
+    order with the version's seats and, not knowing where those begin, walked every game
+    before them (160 ms for a version that joined three quarters into 100,000 games,
+    bench/history.py; 0.5 ms from its first game)."""
+    seats = GameSeat.objects.filter(bot_version_id=version).order_by("game_id")
+    return Subquery(seats.values("game_id")[:1])
 
 
 class RatingFilter(StrictFilterSet):

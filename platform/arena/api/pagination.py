@@ -71,3 +71,13 @@ class Keyset(CursorPagination):
             if parameter["name"] == self.page_size_query_param:
                 parameter["schema"].update(minimum=1, maximum=self.max_page_size)
         return parameters
+
+
+class KeysetByGame(Keyset):
+    """:class:`Keyset` in game id order, for a rating's history: its changes are applied in
+    game order, and read by the unique (rating, game) index a page costs what it shows. In
+    id order PostgreSQL walked the primary key from the start of the whole history, passing
+    every other rating's changes (270 ms for the first page of a version that joined at
+    three quarters of 100,000 games, bench/history.py)."""
+
+    ordering = "game_id"

@@ -49,7 +49,7 @@ from .caching import CachedReads
 from .errors import Conflict, PayloadTooLarge
 from .fields import StrictCharField, whole_number
 from .filters import BotFilter, BotVersionFilter, GameFilter, RatingFilter, TournamentFilter
-from .pagination import Keyset
+from .pagination import Keyset, KeysetByGame
 from .permissions import CanEditOrReadOnly
 from .serializers import (
     BotSerializer,
@@ -589,7 +589,7 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewS
         responses=RatingChangeSerializer(many=True),
         summary="One row per rated game, in the order they were rated",
     )
-    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=Keyset)
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=KeysetByGame)
     def history(self, request, pk=None):
         rating = self.get_object()
         # the game's number and finish only, not its record and stats

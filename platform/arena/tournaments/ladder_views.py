@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 import engine
 from arena.bots.comparison import VERSUS_PREVIOUS_GAMES
 from arena.bots.models import Bot
-from arena.games.models import Game
+from arena.games.models import Game, GameSeat
 from arena.ratings.lines import rating_lines
 from arena.web.plots import axis
 
@@ -125,7 +125,17 @@ def challenge_results(ladder, most: int = 20) -> list[Challenge]:
         .select_related("requester", "bot_version__bot")
         .prefetch_related(
             "opponents__bot",
-            Prefetch("games", queryset=Game.objects.order_by("number").prefetch_related("seats")),
+            # what the results show of a game and its seats (not the records)
+            Prefetch(
+                "games",
+                queryset=Game.objects.only("id", "tournament_id", "number", "status")
+                .order_by("number")
+                .prefetch_related(
+                    Prefetch(
+                        "seats", GameSeat.objects.only("id", "game_id", "bot_version_id", "rank")
+                    )
+                ),
+            ),
         )[:most]
     )
     for c in challenges:

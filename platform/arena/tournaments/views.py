@@ -4,11 +4,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
 from django.views.decorators.http import require_POST
 
 import engine
+from arena.bots.models import BotVersion
+from arena.games.models import GameSeat
 from arena.ratings.models import Rating
 from arena.web import charts
 
@@ -89,16 +92,43 @@ class NumberedPaginator(Paginator):
         return self._get_page(games, number, self)
 
 
+# The columns a page of games shows: a game's record, statistics and options, and a seat's
+# faults, details and logs, are not read (50 records decoded for nothing were a good part
+# of a ladder's tournament page, bench/history.py).
+GAME_COLUMNS = ("id", "tournament_id", "number", "status")
+SEAT_COLUMNS = ("id", "game_id", "seat", "bot_version_id", "score", "rank", "status")
+# And what the standings show of a rating (its version's label and bot).
+RATING_COLUMNS = (
+    "id", "tournament_id", "bot_version_id", "mu", "sigma", "ordinal", "games", "wins",
+    "faulted_games", "score_total", "bot_version__number", "bot_version__bot__name",
+    "bot_version__bot__title", "bot_version__bot__owner__username",
+)  # fmt: skip
+
+
 def tournament_detail(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
-    standings = (
+    # Read once: the table and the chart both draw from it (a ladder has hundreds).
+    standings = list(
         Rating.objects.filter(tournament=tournament)
         .select_related("bot_version__bot__owner")
+        .only(*RATING_COLUMNS)
         .order_by("-ordinal", "bot_version_id")
     )
-    games = tournament.games.prefetch_related("seats__bot_version__bot").order_by("number")
+    seats = GameSeat.objects.select_related("bot_version__bot").only(
+        *SEAT_COLUMNS, "bot_version__bot__name"
+    )
+    games = (
+        tournament.games.only(*GAME_COLUMNS)
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+    )
     page = NumberedPaginator(games, 50).get_page(request.GET.get("page"))
-    entrants = tournament.entries.select_related("bot_version__bot__owner")
+    entrants = [
+        BotVersion.make_label(*row)
+        for row in tournament.entries.order_by("id").values_list(
+            "bot_version__bot__owner__username", "bot_version__bot__name", "bot_version__number"
+        )
+    ]
     return render(
         request,
         "tournaments/detail.html",
@@ -107,11 +137,34 @@ def tournament_detail(request, tournament_id: int):
             "can_edit": tournament.can_edit(request.user),
             "progress": services.progress(tournament),
             "standings": standings,
+            "standing_rows": standing_rows(standings),
             "page": page,
             "entrants": entrants,
             "charts": charts.tournament_charts(tournament, standings),
         },
     )
+
+
+def standing_rows(standings: list[Rating]) -> list[dict]:
+    """The standings table's cells as text, written here rather than by the template's
+    filters: formatting (localized, value by value) and a URL reversed per row cost most of
+    a ladder's tournament page, whose table has a row for each of its hundreds of entrant
+    versions (bench/history.py)."""
+    urls: dict[int, str] = {}
+    rows = []
+    for rank, r in enumerate(standings, start=1):
+        bot = r.bot_version.bot
+        if bot.pk not in urls:
+            urls[bot.pk] = bot.get_absolute_url()
+        average = r.average_score
+        rows.append({
+            "rank": str(rank), "url": urls[bot.pk], "label": r.bot_version.label,
+            "ordinal": f"{r.ordinal:.2f}", "mu": f"{r.mu:.2f}", "sigma": f"{r.sigma:.2f}",
+            "games": str(r.games), "wins": str(r.wins),
+            "average_score": "" if average is None else f"{average:.1f}",
+            "faulted_games": str(r.faulted_games),
+        })  # fmt: skip
+    return rows
 
 
 @login_required

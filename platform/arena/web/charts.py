@@ -5,13 +5,12 @@ figure JSON here, drawn by the page with the plotly.js of the installed Plotly p
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 from django.db.models import Sum
 
 from arena.games.models import AnalyticsSeatTotal
 from arena.ratings.lines import rating_lines
 from arena.tournaments.models import Tournament
-from arena.web.plots import LAYOUT, Chart, axis, figure_dict
+from arena.web.plots import LAYOUT, Chart, axis, plain_figure
 
 # At most this many points per line: a long history is thinned evenly (its last point kept).
 MOST_POINTS = 500
@@ -20,8 +19,8 @@ TOURNAMENT_LINES = 12
 SMALL = {"height": 340, "margin": {"l": 55, "r": 15, "t": 20, "b": 50}}  # two side by side
 
 
-def _figure(fig: go.Figure, **layout) -> dict:
-    return figure_dict(fig, LAYOUT, **{**SMALL, **layout})
+def _figure(traces: list[dict], **layout) -> dict:
+    return plain_figure(traces, LAYOUT, **{**SMALL, **layout})
 
 
 def thinned(rows: list, most: int = MOST_POINTS) -> list:
@@ -48,10 +47,11 @@ def bot_rating(bot) -> Chart:
     )
     for point in points:
         point["tournament"] = names.get(point["tournament_id"], "")
-    fig = go.Figure()
+    traces = []
     for tournament in dict.fromkeys(p["tournament_id"] for p in points):
         line = [p for p in points if p["tournament_id"] == tournament]
-        fig.add_scatter(
+        traces.append(dict(
+            type="scatter",
             name=names.get(tournament, ""),
             x=[p["game_index"] for p in line],
             y=[p["ordinal"] for p in line],
@@ -59,10 +59,11 @@ def bot_rating(bot) -> Chart:
             customdata=[[p["version"], p["mu"], p["sigma"]] for p in line],
             hovertemplate="v%{customdata[0]}, game %{x}: %{y:.2f} "
             "(μ %{customdata[1]:.2f}, σ %{customdata[2]:.2f})<extra></extra>",
-        )
+        ))  # fmt: skip
     firsts = [p for p in points[1:] if p["new_version"]]
     if firsts:
-        fig.add_scatter(
+        traces.append(dict(
+            type="scatter",
             name="new version",
             x=[p["game_index"] for p in firsts],
             y=[p["ordinal"] for p in firsts],
@@ -70,7 +71,7 @@ def bot_rating(bot) -> Chart:
             text=[f"v{p['version']}" for p in firsts],
             textposition="top center",
             marker={"symbol": "triangle-up", "size": 11, "color": "#333"},
-        )
+        ))  # fmt: skip
     return Chart(
         "bot-rating",
         "Rating (μ − 3σ) over its rated games",
@@ -78,7 +79,7 @@ def bot_rating(bot) -> Chart:
         ["game_index", "tournament", "version", "mu", "sigma", "ordinal"],
         thinned(points, 50),
         _figure(
-            fig,
+            traces,
             xaxis=axis("rated games, in the order they finished"),
             yaxis=axis("μ − 3σ"),
         ),  # fmt: skip
@@ -106,16 +107,17 @@ def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Char
         r["games"], r["wins"] = r.pop("seat_games"), r.pop("won")
         r["seat_number"] = r.pop("seat") + 1  # people count seats from 1
         r["win_rate"] = (r["wins"] or 0) / r["games"]
-    fig = go.Figure()
+    traces = []
     for players in dict.fromkeys(r["players"] for r in rows):
         at = [r for r in rows if r["players"] == players]
         labels = [f"seat {r['seat_number']}" for r in at]
-        fig.add_bar(name=f"{players} players", x=labels, y=[r["win_rate"] for r in at],
-                    customdata=[[r["wins"], r["games"]] for r in at],
-                    hovertemplate="%{x}: won %{customdata[0]:.1f} of %{customdata[1]}"
-                    "<extra></extra>")  # fmt: skip
-        fig.add_scatter(name=f"fair share, {players} players", x=labels,
-                        y=[1 / players] * len(at), mode="lines", line={"dash": "dash"})  # fmt: skip
+        traces.append(dict(type="bar", name=f"{players} players", x=labels,
+                           y=[r["win_rate"] for r in at],
+                           customdata=[[r["wins"], r["games"]] for r in at],
+                           hovertemplate="%{x}: won %{customdata[0]:.1f} of %{customdata[1]}"
+                           "<extra></extra>"))  # fmt: skip
+        traces.append(dict(type="scatter", name=f"fair share, {players} players", x=labels,
+                           y=[1 / players] * len(at), mode="lines", line={"dash": "dash"}))  # fmt: skip
     return Chart(
         key,
         title,
@@ -123,7 +125,7 @@ def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Char
         ["players", "seat_number", "games", "wins", "win_rate"],
         rows,
         _figure(
-            fig, barmode="group", xaxis=axis("seat"), yaxis=axis("games won", tickformat=".0%")
+            traces, barmode="group", xaxis=axis("seat"), yaxis=axis("games won", tickformat=".0%")
         ),
     )
 
@@ -147,28 +149,31 @@ def tournament_ratings(tournament, standings) -> Chart:
     runs of games, thinned), so that a ladder's year costs what the chart draws; a new
     version of a bot continues its line. The table: each entrant's final rating, from
     ``standings`` (the tournament's Rating rows, best first, with their versions and
-    bots). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first: a ladder's
-    hundreds of entrants would be a chart nobody reads, and cost what it does not show."""
+    bots). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first, and the table
+    holds their versions only: a ladder's hundreds of entrants would be a chart nobody
+    reads, and its table a copy of the page's standings, which cost the page what it does
+    not show."""
     standings = list(standings)
     entrants = list(dict.fromkeys(r.bot_version.bot_id for r in standings))
     bots = entrants[:TOURNAMENT_LINES]
     points = rating_lines(bots, tournament=tournament.pk)
-    fig = go.Figure()
+    traces = []
     for bot in bots:
         line = [p for p in points if p["bot_id"] == bot]
         if not line:
             continue
         label = line[0]["bot"]
-        fig.add_scatter(name=label, x=[p["game_index"] for p in line],
-                        y=[p["ordinal"] for p in line], mode="lines",
-                        customdata=[[p["version"]] for p in line],
-                        hovertemplate=f"{label} v%{{customdata[0]}}, game %{{x}}: %{{y:.2f}}"
-                        "<extra></extra>")  # fmt: skip
+        traces.append(dict(type="scatter", name=label, x=[p["game_index"] for p in line],
+                           y=[p["ordinal"] for p in line], mode="lines",
+                           customdata=[[p["version"]] for p in line],
+                           hovertemplate=f"{label} v%{{customdata[0]}}, game %{{x}}: %{{y:.2f}}"
+                           "<extra></extra>"))  # fmt: skip
+    drawn = set(bots)
     finals = [
         {"entrant": r.bot_version.label, "games": r.games, "mu": r.mu, "sigma": r.sigma,
          "ordinal": r.ordinal}
         for r in standings
-        if r.games
+        if r.games and r.bot_version.bot_id in drawn
     ]  # fmt: skip
     # A rated game counts in the games of each of its seats' ratings.
     rated = sum(r.games for r in standings) // max(tournament.seats, 1)
@@ -178,9 +183,9 @@ def tournament_ratings(tournament, standings) -> Chart:
         rated,
         ["entrant", "games", "mu", "sigma", "ordinal"],
         sorted(finals, key=lambda r: -r["ordinal"]),
-        _figure(fig, xaxis=axis("its rated games, in the order they finished"),
+        _figure(traces, xaxis=axis("its rated games, in the order they finished"),
                 yaxis=axis("μ − 3σ")),
-        note=(f"The chart draws the {len(bots)} best-rated of {len(entrants)} bots."
+        note=(f"The chart and its numbers draw the {len(bots)} best-rated of {len(entrants)} bots."
               if len(entrants) > len(bots) else ""),
     )  # fmt: skip
 

@@ -6,12 +6,14 @@ from django.db import connection, transaction
 from django.db.models import F, Max
 
 from arena.api import exports
-from arena.bots.models import Bot
+from arena.bots.models import Bot, BotVersion
 from arena.games import totals
 from arena.games.models import AnalyticsPending, Game, GameSeat
 from arena.ratings.lines import MOST_POINTS, rating_lines
-from arena.ratings.models import RatingChange
+from arena.ratings.models import Rating, RatingChange
 from arena.tournaments.leaderboard import leaderboard
+from arena.tournaments.models import Entrant
+from arena.web.charts import TOURNAMENT_LINES
 from bench.history_build import VERSIONS
 from dashboards import queries_ratings, tables
 from dashboards.queries_ratings import RatingsSelection
@@ -144,6 +146,62 @@ def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_hist
     shown = client.get(f"/tournaments/{ladder}/?page={last}").context["page"].object_list
     numbers = sorted(games.values_list("number", flat=True))
     assert [g.number for g in shown] == numbers[(last - 1) * 50 :]
+
+
+def test_a_ladders_tournament_page_lists_every_entrant_and_tables_the_drawn_bots(
+    long_history, client
+):
+    """The standings and the entrants list every version on the ladder, best first; the
+    rating chart's numbers hold the versions of the bots it draws, not a second copy of the
+    standings."""
+    ladder = ladder_of(long_history)
+    page = client.get(f"/tournaments/{ladder}/")
+    ratings = Rating.objects.filter(tournament_id=ladder).order_by("-ordinal", "bot_version_id")
+    rows = page.context["standing_rows"]
+    assert [r["label"] for r in rows] == [r.bot_version.label for r in ratings]
+    assert rows[0]["ordinal"] == f"{ratings[0].ordinal:.2f}"
+    assert len(page.context["entrants"]) == Entrant.objects.filter(tournament_id=ladder).count()
+    (chart,) = [c for c in page.context["charts"] if c.key == "tournament-ratings"]
+    drawn = {t["name"] for t in chart.figure["data"]}
+    assert len(drawn) == TOURNAMENT_LINES and "best-rated of 50 bots" in chart.note
+    assert {r["entrant"].split("/")[1].split(" ")[0] for r in chart.rows} == drawn
+    assert len(chart.rows) == sum(r.bot_version.bot.name in drawn for r in ratings if r.games)
+
+
+def test_a_ratings_history_pages_every_change_in_game_order(long_history, client):
+    """A version that joined late in the history: its rating history, page by page, holds
+    each of its rated games once, in the order they were rated (by game, read through the
+    (rating, game) index rather than from the start of the whole history)."""
+    ladder = ladder_of(long_history)
+    version = BotVersion.objects.get(bot__name="history-citadels-7", number=VERSIONS)
+    rating = Rating.objects.get(tournament_id=ladder, bot_version=version)
+    numbers, url = [], f"/api/v1/ratings/{rating.pk}/history/?page_size=7"
+    while url:
+        body = client.get(url).json()
+        numbers += [r["game_number"] for r in body["results"]]
+        url = body["next"]
+    expected = (
+        RatingChange.objects.filter(rating=rating).order_by("game_id")
+        .values_list("game__number", flat=True)
+    )  # fmt: skip
+    assert numbers == list(expected) and len(numbers) == rating.games > 7
+
+
+def test_the_games_of_a_late_version_and_of_its_bot_page_from_their_first(long_history, client):
+    """The games API filtered by a version that joined late in the history, and by its bot:
+    every game they sat in, once, in id order, page by page."""
+    version = BotVersion.objects.get(bot__name="history-citadels-7", number=VERSIONS)
+    for query, seats in (
+        (f"version={version.pk}", GameSeat.objects.filter(bot_version=version)),
+        (f"bot={version.bot_id}", GameSeat.objects.filter(bot_version__bot_id=version.bot_id)),
+    ):
+        ids, url = [], f"/api/v1/games/?{query}&page_size=200"
+        while url:
+            body = client.get(url).json()
+            ids += [g["id"] for g in body["results"]]
+            url = body["next"]
+        assert ids == sorted(set(seats.values_list("game_id", flat=True))), query
+    assert client.get("/api/v1/games/?version=999999999").json()["results"] == []
 
 
 def test_a_bots_games_csv_streams_every_seat_page_by_page(long_history, client, monkeypatch):
