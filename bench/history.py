@@ -2,13 +2,17 @@
 p95 and median uncached and cached, the store's cost per game, and the bytes per game.
 
     .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 40] [--keep]
-                                      [--database arena_history_bench]
+                                      [--database NAME]
 
 Needs PostgreSQL on 127.0.0.1. For each size it makes the database
-``arena_history_bench_<games>`` (``--database`` names another; dropped first, and after the run unless ``--keep``) and
-fills it with ``bench/history_build.py``: one standing 4-seat ladder per title, 200 bot
-versions each, real played games' rows replicated with fresh ids in SQL, then folded into
-the totals (``arena.games.totals.fold_pending``) as the beat would.
+``<name>_history_bench_<games>``, ``<name>`` that of ARENA_DATABASE_URL (``arena`` without
+it; ``--database NAME``: ``NAME_<games>``); dropped first, and after the run unless
+``--keep``. It fills it with
+``bench/history_build.py``: one standing 4-seat ladder per title, 200 bot versions each,
+real played games' rows replicated with fresh ids in SQL, :data:`CHUNK` games at a time,
+each chunk folded into the totals (``arena.games.totals.fold_pending``, FOLD_BATCH games a
+transaction) as the beat folds a ladder's games while it plays. The build's time and the
+folds' are printed apart (the statistics and vacuum around each fold count as building).
 
 Reads go through Django's test client (the web pages and the API, anonymous but the staff
 queue) and the dashboards' pages with each filter; the CSV of all a bot's games to its
@@ -45,6 +49,11 @@ BASELINE = ROOT / "var" / "bench" / "history-10000.json"
 # the whole file once, as a rate per 1,000 rows (flat if every page costs the same).
 CSV_READ = "api games csv of a bot (first 1,000 rows)"
 CSV_ROWS = 1000
+# Games built between two folds: a living ladder's analytics rows are folded every
+# ARENA_FOLD_SECONDS, so its pending rows stay a few minutes' worth; a million games' 110
+# million fact rows waiting for one fold is a state the platform is never in (and a heap
+# of many GB read back at random on this machine's 128 MB of shared buffers).
+CHUNK = 50_000
 
 
 def main() -> int:
@@ -54,9 +63,9 @@ def main() -> int:
     parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument(
-        "--database", default="arena_history_bench",
-        help="the databases' name before _<games> (another run on the same server at the same "
-             "time needs its own)",
+        "--database",
+        help="the databases' name before _<games> (default: ARENA_DATABASE_URL's database "
+             "name, then _history_bench)",
     )  # fmt: skip
     args = parser.parse_args()
     sizes = (args.games,) if args.games else SIZES
@@ -71,7 +80,10 @@ def _one_size(games: int, args) -> str:
     """Build, time, drop one size; its summary line."""
     import subprocess
 
-    database = f"{args.database}_{games}"
+    # Named after ARENA_DATABASE_URL's database unless --database says: runs from two
+    # checkouts at once do not drop each other's.
+    own = os.environ.get("ARENA_DATABASE_URL", "").rsplit("/", 1)[-1] or "arena"
+    database = f"{args.database or own + '_history_bench'}_{games}"
     out = Path(tempfile.mkdtemp(prefix="history-bench-")) / "result.json"
     env = {
         **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
@@ -160,16 +172,34 @@ def _child(games: int, repeat: int, stores: int, out: Path) -> None:
     from django.db import connection
 
     from arena.games import totals
+    from arena.games.models import AnalyticsFact, AnalyticsPending, AnalyticsSeat
     from arena.processes import freeze_web_heap
     from bench.history_build import build_history
 
+    folded_rows = (AnalyticsFact, AnalyticsSeat, AnalyticsPending)
+
     call_command("migrate", verbosity=0)
-    started = time.perf_counter()
-    built = build_history(games, say=lambda line: print(line, flush=True))
-    build_s = time.perf_counter() - started
-    started = time.perf_counter()
-    totals.fold_pending(20_000)
-    fold_s = time.perf_counter() - started
+    folding = [0.0]
+    emptied = "VACUUM " + ", ".join(m._meta.db_table for m in folded_rows)
+
+    def fold() -> None:
+        """Fold what the chunk stored, as the beat does; the rows' space is reclaimed and
+        their statistics kept as autovacuum would (not timed as the fold)."""
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # the new rows' statistics (the versions' the first time)
+        started = time.perf_counter()
+        folded = totals.fold_pending(totals.FOLD_BATCH)
+        folding[0] += time.perf_counter() - started
+        print(f"  folded {folded} games in {time.perf_counter() - started:.0f} s "
+              f"({time.perf_counter() - begun - folding[0]:.0f} s of building so far)", flush=True)  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute(emptied)
+
+    started = begun = time.perf_counter()
+    built = build_history(games, say=lambda line: print(line, flush=True), chunk=CHUNK,
+                          between=fold)  # fmt: skip
+    fold_s = folding[0]
+    build_s = time.perf_counter() - started - fold_s
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     finished, tables, size = _sizes()

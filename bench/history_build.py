@@ -19,6 +19,7 @@ and column name comes from the models (``arena.sql.build``).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from collections.abc import Callable
@@ -31,25 +32,68 @@ STEP = 3  # seconds between two games' finishes
 TEMPLATE_ROUNDS = 2  # rounds of the round robin played for real, per title
 
 
-def build_history(games: int, *, say: Callable[[str], None] = print) -> dict:
+def build_history(
+    games: int,
+    *,
+    say: Callable[[str], None] = print,
+    chunk: int | None = None,
+    between: Callable[[], None] | None = None,
+) -> dict:
     """Add about ``games`` finished games (split over the titles) to the database, as
-    described above; the ladders' ids by title and how many games were added."""
+    described above; the ladders' ids by title and how many games were added.
+
+    With ``chunk``, the games are written ``chunk`` at a time (each title's share of them in
+    finishing order) and ``between`` is called after each: a long history folded chunk by
+    chunk, as the beat folds a living ladder's games while it plays, instead of a million
+    games' analytics rows (about 130 a game) and rating changes waiting in one heap for a
+    single fold."""
     import engine
     from arena.games.models import Game
 
-    made = {}
     titles = engine.titles()
     per_title = math.ceil(games / len(titles))
+    step = math.ceil(chunk / len(titles)) if chunk else per_title
     start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+    made = {title_id: _ladder(title_id) for title_id in titles}
+    templates = {title_id: _templates(title_id) for title_id in titles}
+    base = _next_game_id()
+    for lo in range(1, per_title + 1, step):
+        hi = min(per_title, lo + step - 1)
+        for t, title_id in enumerate(titles):
+            ladder, versions = made[title_id]
+            copies = Copies(base + t * per_title, lo, hi, per_title)
+            _replicate(ladder, versions, templates[title_id], copies, start)
+        if between is not None:
+            between()
     for title_id in titles:
-        ladder, versions = _ladder(title_id)
-        templates = _templates(title_id)
-        _replicate(ladder, versions, templates, per_title, start)
-        made[title_id] = ladder.pk
-        say(f"{title_id}: {per_title} games replicated from {len(templates)} played ones")
-    _finish_ratings(list(made.values()))
-    added = Game.objects.filter(tournament_id__in=made.values()).count()
-    return {"ladders": made, "games": added}
+        say(f"{title_id}: {per_title} games replicated from {len(templates[title_id])} played ones")
+    ladders = {title_id: ladder.pk for title_id, (ladder, _) in made.items()}
+    _finish_ratings(list(ladders.values()))
+    added = Game.objects.filter(tournament_id__in=ladders.values()).count()
+    return {"ladders": ladders, "games": added}
+
+
+@dataclasses.dataclass(frozen=True)
+class Copies:
+    """The copies ``lo`` to ``hi`` (from 1) of a title's ``n``; the i-th has the game id
+    ``base + i``."""
+
+    base: int
+    lo: int
+    hi: int
+    n: int
+
+
+def _next_game_id() -> int:
+    """The highest game id so far (the copies' ids follow it)."""
+    from django.db import connection
+
+    from arena.games.models import Game
+    from arena.sql import build
+
+    with connection.cursor() as cursor:
+        cursor.execute(build("SELECT COALESCE(MAX({game.id}), 0) FROM {game}", game=Game))
+        return cursor.fetchone()[0]
 
 
 def _ladder(title_id: str):
@@ -128,8 +172,9 @@ def _templates(title_id: str) -> list[int]:
     )
 
 
-def _replicate(ladder, versions: list[int], templates: list[int], n: int, start) -> None:
-    """Copy the template games ``n`` times onto the ladder (see the module's docstring)."""
+def _replicate(ladder, versions: list[int], templates: list[int], copies: Copies, start) -> None:
+    """Make these copies of the template games on the ladder (see the module's docstring);
+    the first chunk adds the ladder's ratings and title ratings too."""
     from django.db import connection
 
     from arena.bots.models import BotVersion
@@ -143,13 +188,12 @@ def _replicate(ladder, versions: list[int], templates: list[int], n: int, start)
         "title_rating": TitleRating, "title_change": TitleRatingChange, "version": BotVersion,
     }  # fmt: skip
     params = {
-        "versions": versions, "templates": templates, "n": n, "ladder": ladder.pk,
+        "versions": versions, "templates": templates, "n": copies.n, "ladder": ladder.pk,
+        "lo": copies.lo, "hi": copies.hi, "base": copies.base,
         "start": start, "step": STEP, "bots": BOTS, "per_bot": VERSIONS, "seats": SEATS,
         "newest": versions[VERSIONS - 1 :: VERSIONS],
     }  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(build("SELECT COALESCE(MAX({game.id}), 0) FROM {game}", **names))
-        params["base"] = cursor.fetchone()[0]
 
         def run(template: str, **more) -> None:
             cursor.execute(build(template, **names, **more), params)
@@ -162,7 +206,7 @@ def _replicate(ladder, versions: list[int], templates: list[int], n: int, start)
                        AS template,
                    %(base)s + i AS game_id,
                    %(start)s::timestamptz + i * %(step)s * interval '1 second' AS finished_at
-            FROM generate_series(1, %(n)s) i""")
+            FROM generate_series(%(lo)s, %(hi)s) i""")
         # Their seats: four different bots, each at its version of the history's quarter;
         # the rating after the game: σ shrinking with the version's games so far, μ going
         # from 25 towards the bot's level.
@@ -197,19 +241,20 @@ def _replicate(ladder, versions: list[int], templates: list[int], n: int, start)
               build("FROM history_copy c JOIN {fact} t ON t.{fact.game} = c.template", **names),
               params)  # fmt: skip
         run("INSERT INTO {pending} ({pending.game_id}) SELECT game_id FROM history_copy")
-        run("""
-            INSERT INTO {rating} ({rating.tournament}, {rating.bot_version}, {rating.mu},
-                {rating.sigma}, {rating.ordinal}, {rating.games}, {rating.wins},
-                {rating.faulted_games}, {rating.score_total})
-            SELECT %(ladder)s, v, 25.0, 8.333, 0.0, 0, 0, 0, 0
-            FROM unnest(%(versions)s::bigint[]) v""")
-        run("""
-            INSERT INTO {title_rating} ({title_rating.bot}, {title_rating.players},
-                {title_rating.bot_version}, {title_rating.mu}, {title_rating.sigma},
-                {title_rating.ordinal}, {title_rating.games}, {title_rating.wins},
-                {title_rating.faulted_games})
-            SELECT v.{version.bot}, %(seats)s, v.{version.id}, 25.0, 8.333, 0.0, 0, 0, 0
-            FROM {version} v WHERE v.{version.id} = ANY(%(newest)s::bigint[])""")
+        if copies.lo == 1:  # the ladder's ratings, made once
+            run("""
+                INSERT INTO {rating} ({rating.tournament}, {rating.bot_version}, {rating.mu},
+                    {rating.sigma}, {rating.ordinal}, {rating.games}, {rating.wins},
+                    {rating.faulted_games}, {rating.score_total})
+                SELECT %(ladder)s, v, 25.0, 8.333, 0.0, 0, 0, 0, 0
+                FROM unnest(%(versions)s::bigint[]) v""")
+            run("""
+                INSERT INTO {title_rating} ({title_rating.bot}, {title_rating.players},
+                    {title_rating.bot_version}, {title_rating.mu}, {title_rating.sigma},
+                    {title_rating.ordinal}, {title_rating.games}, {title_rating.wins},
+                    {title_rating.faulted_games})
+                SELECT v.{version.bot}, %(seats)s, v.{version.id}, 25.0, 8.333, 0.0, 0, 0, 0
+                FROM {version} v WHERE v.{version.id} = ANY(%(newest)s::bigint[])""")
         run("""
             INSERT INTO {change} ({change.rating}, {change.game}, {change.mu_before},
                 {change.sigma_before}, {change.mu}, {change.sigma}, {change.ordinal})

@@ -225,6 +225,12 @@ def names(model) -> _Names:
     return _Names(model)
 
 
+def columns(model, *fields: str) -> list[str]:
+    """The columns of these fields of ``model`` (a foreign key's is its ``_id``), for
+    :func:`insert_rows` and the like."""
+    return [model._meta.get_field(f).column for f in fields]
+
+
 def build(template: str, **models) -> str:
     """The template's text with each ``{name}`` and ``{name.field}`` replaced by the table
     and column of the model given as ``name`` (see :class:`_Names`), and each ``{name}`` that

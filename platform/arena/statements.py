@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from arena.bots.models import Bot, BotVersion
 from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating, RatingChange, TitleRating, TitleRatingChange
-from arena.sql import Statement, build, for_update, literals
+from arena.sql import Statement, build, columns, for_update, literals
 from arena.tournaments.models import Tournament
 
 QUEUED, RUNNING = literals([Game.Status.QUEUED]), literals([Game.Status.RUNNING])
@@ -45,11 +45,6 @@ NAMES = {
     "done": literals(Game.DONE),
     "tournament_running": literals([Tournament.Status.RUNNING]),
 }
-
-
-def columns(model, *fields: str) -> list[str]:
-    """The columns of these fields of ``model`` (a foreign key's is its ``_id``)."""
-    return [model._meta.get_field(f).column for f in fields]
 
 
 # -- claim -----------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.db import connection, models, transaction
 from django.db.models import Exists, OuterRef
 
 import engine
-from arena.sql import insert_rows, row_timestamp
+from arena.sql import build, columns, insert_rows, row_timestamp
 from engine.core.analytics import fact_rows
 
 from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSeat
@@ -33,16 +33,18 @@ from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSe
 if TYPE_CHECKING:
     from .outcome import SeatOutcome
 
-SEAT_COLUMNS = [
-    "game_id", "seat", "title", "tournament_id", "players", "bot_version_id", "score", "rank",
-    "win_share", "faulted", "finished_at",
-]  # fmt: skip
+SEAT_COLUMNS = columns(
+    AnalyticsSeat, "game", "seat", "title", "tournament", "players", "bot_version", "score",
+    "rank", "win_share", "faulted", "finished_at",
+)  # fmt: skip
 # The columns of a folded fact row (engine.core.analytics.ROW_FIELDS), after the game id.
-FACT_COLUMNS = ["seat", "kind", "subject", "detail", "facts", "value"]
+FACT_COLUMNS = columns(AnalyticsFact, "seat", "kind", "subject", "detail", "facts", "value")
+FACT_GAME = columns(AnalyticsFact, "game")[0]
+PENDING_COLUMNS = columns(AnalyticsPending, "game_id")
 # A second delivery writes the seats again before learning the game was stored (and rolls
 # back): the unique (game, seat) must not make that an error.
-SEATS_TAIL = " ON CONFLICT (game_id, seat) DO NOTHING"
-PENDING_TAIL = " ON CONFLICT (game_id) DO NOTHING"
+SEATS_TAIL = build(" ON CONFLICT ({s.game}, {s.seat}) DO NOTHING", s=AnalyticsSeat)
+PENDING_TAIL = build(" ON CONFLICT ({p.game_id}) DO NOTHING", p=AnalyticsPending)
 
 
 def store_analytics(
@@ -56,9 +58,8 @@ def store_analytics(
     with the game id as a parameter of its own. ``finished``: the game's ``finished_at``."""
     rows = seat_rows(job.game_id, job.title, job.tournament_id, seats, finished)
     insert_rows(cursor, AnalyticsSeat, SEAT_COLUMNS, rows, SEATS_TAIL)
-    same = [("game_id", job.game_id)]
-    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts, same=same)
-    insert_rows(cursor, AnalyticsPending, ["game_id"], [[job.game_id]], PENDING_TAIL)
+    insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, facts, same=[(FACT_GAME, job.game_id)])
+    insert_rows(cursor, AnalyticsPending, PENDING_COLUMNS, [[job.game_id]], PENDING_TAIL)
 
 
 def seat_rows(
@@ -111,7 +112,7 @@ def derive_missing_facts(
                 if rows is None:
                     failed += 1
                     continue
-                insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, rows, same=[("game_id", game.pk)])
+                insert_rows(cursor, AnalyticsFact, FACT_COLUMNS, rows, same=[(FACT_GAME, game.pk)])
                 derived += 1
     return derived, failed
 

@@ -24,14 +24,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from arena.celery import app
+from arena.sql import build, columns, insert_rows, now_param, row_timestamp, to_json
 from arena.sql import cursor as new_cursor
-from arena.sql import insert_rows, now_param, row_timestamp, to_json
 
 from .models import OutboxMessage
 
 log = logging.getLogger("arena.outbox")
 
-COLUMNS = ("id", "task", "args", "created_at")
+COLUMNS = columns(OutboxMessage, "id", "task", "args", "created_at")
 
 # Messages per pipeline. A tournament starts with dozens of messages; sent as one pipeline,
 # the first waited for the last to be built (15-35 ms for 64 here) while every worker idled.
@@ -144,12 +144,12 @@ def delete_sent(keys: tuple[str, ...]) -> bool:
         return OutboxMessage.objects.filter(created_at__lt=timezone.now() - GRACE).exists()
 
 
-_TABLE = OutboxMessage._meta.db_table
 # The statement sees the rows as they were before its DELETE: the sent ones are left out.
-_DELETE_AND_LOOK = (
-    f"WITH sent AS (DELETE FROM {_TABLE} WHERE id = ANY(%s::uuid[]) RETURNING id) "
-    f"SELECT EXISTS (SELECT 1 FROM {_TABLE} WHERE created_at < %s "
-    "AND id NOT IN (SELECT id FROM sent))"
+_DELETE_AND_LOOK = build(
+    "WITH sent AS (DELETE FROM {m} WHERE {m.id} = ANY(%s::uuid[]) RETURNING {m.id} AS id) "
+    "SELECT EXISTS (SELECT 1 FROM {m} WHERE {m.created_at} < %s "
+    "AND {m.id} NOT IN (SELECT id FROM sent))",
+    m=OutboxMessage,
 )
 
 
