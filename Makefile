@@ -49,8 +49,13 @@ demo: setup sandbox-deps
 	$(PY) manage.py run_demo --addr 127.0.0.1:$(PORT)
 
 # Every test, the randomized ones at a fifth of their full counts (tests/support/budget.py).
+# Four xdist workers on two cores: about half of the suite's time is waiting (leases, sweeps,
+# servers and browsers starting), which the extra two overlap with the others' work
+# (docs/performance.md). Each worker has its own test database and Redis database
+# (tests/support/platform.py); TEST_WORKERS sets another count.
+TEST_WORKERS ?= 4
 test: setup sandbox-deps browser-deps test-deps
-	$(PY) -m pytest -n 2 -q --durations=25
+	$(PY) -m pytest -n $(TEST_WORKERS) -q --durations=25
 
 # The loop before each commit: lint, then the tests marked none of slow, sandbox or browser
 # (the engine, the pure units, the platform's in-process integration tests), the randomized

@@ -31,6 +31,9 @@ BUILT_ONCE = {
     "long_history": "long-history",
     "arena_venv": "arena-venv",
     "gunicorn": "gunicorn",
+    # One person's home for the kit READMEs: the first run makes its virtualenv, the next
+    # ones reuse it (on four workers, up to four homes made each one).
+    "person_home": "kit-readmes",
 }
 
 

@@ -54,11 +54,15 @@ def details(seat: GameSeat) -> dict:
     return _result(seat.game)["details"][seat.seat]
 
 
-def seat_rows(sel: Selection) -> list[GameSeat]:
-    seats = GameSeat.objects.filter(game__in=finished(sel)).select_related("game__tournament")
+def selected_seats(sel: Selection):
+    seats = GameSeat.objects.filter(game__in=finished(sel))
     if sel.bot_version:
         seats = seats.filter(bot_version_id=sel.bot_version)
-    return list(seats)
+    return seats
+
+
+def seat_rows(sel: Selection) -> list[GameSeat]:
+    return list(selected_seats(sel).select_related("game__tournament"))
 
 
 def shares(seat: GameSeat, winners: dict[int, int]) -> float:
@@ -142,19 +146,30 @@ def test_characters_held_and_their_wins_equal_a_recount_of_the_results(history):
 
 def facts_at(sel: Selection, kind: str) -> list[AnalyticsFact]:
     """The ``kind`` facts of the selected seats, derived from the games' records."""
-    seats = {(s.game_id, s.seat) for s in seat_rows(sel)}
+    seats = set(selected_seats(sel).values_list("game_id", "seat"))
     found = []
-    for game in Game.objects.filter(pk__in={game for game, _ in seats}):
-        for seat, fact_kind, subject, detail, facts, value in facts_of_record(game.record):
-            if fact_kind == kind and (seat is None or (game.pk, seat) in seats):
-                found.append(AnalyticsFact(game=game, seat=seat, kind=kind, subject=subject,
+    digests = Game.objects.filter(pk__in={game for game, _ in seats}).values_list(
+        "pk", "record__final__record_digest"
+    )
+    for game, digest in digests:
+        for seat, fact_kind, subject, detail, facts, value in facts_of_record(game, digest):
+            if fact_kind == kind and (seat is None or (game, seat) in seats):
+                found.append(AnalyticsFact(game_id=game, seat=seat, kind=kind, subject=subject,
                                            detail=detail, facts=facts, value=value))  # fmt: skip
     return found
 
 
-def facts_of_record(record: dict) -> list[list]:
-    title = engine.title(record["title"])
-    return fact_rows(title, title.replay(record))
+_FACTS: dict[str, list[list]] = {}
+
+
+def facts_of_record(game: int, digest: str) -> list[list]:
+    """The fact rows of a game's record as its replay derives them, once per record (by its
+    seal's digest): the recounts ask again for every selection and kind."""
+    if digest not in _FACTS:
+        record = Game.objects.values_list("record", flat=True).get(pk=game)
+        title = engine.title(record["title"])
+        _FACTS[digest] = fact_rows(title, title.replay(record))
+    return _FACTS[digest]
 
 
 def test_a_folded_games_facts_are_deleted_and_a_rebuild_derives_them_from_records(history):

@@ -179,10 +179,11 @@ def test_getting_started_links_the_wheel_it_serves(client):
 
 @pytest.fixture(scope="module")
 def person_home(tmp_path_factory):
-    """The home of the person who tries the kits one after the other: the first README run
-    on an xdist worker makes ``~/.meeple-arena`` (a new virtualenv, the wheel and what it
-    requires installed from the site), the next ones run the same commands over it, as that
-    person does. Making a virtualenv (pip installed into it) is most of a run's CPU."""
+    """The home of the person who tries the kits one after the other (the tests that use it
+    run on one xdist worker, ``tests/conftest.py``): the first README run makes
+    ``~/.meeple-arena`` (a new virtualenv, the wheel and what it requires installed from the
+    site), the next ones run the same commands over it, as that person does. Making a
+    virtualenv (pip installed into it) is most of a run's CPU."""
     home = tmp_path_factory.mktemp("person-home")
     home.chmod(0o755)
     return home
