@@ -49,11 +49,11 @@ demo: setup sandbox-deps
 	$(PY) manage.py run_demo --addr 127.0.0.1:$(PORT)
 
 # Every test, the randomized ones at a fifth of their full counts (tests/support/budget.py).
-# Four xdist workers on two cores: about half of the suite's time is waiting (leases, sweeps,
-# servers and browsers starting), which the extra two overlap with the others' work
-# (docs/performance.md). Each worker has its own test database and Redis database
-# (tests/support/platform.py); TEST_WORKERS sets another count.
-TEST_WORKERS ?= 4
+# Two xdist workers, one a core: four overlapped the waits but spent more than they saved on
+# what each worker starts (its collection, test database, Celery worker, server and browser):
+# 645 s against 442 s (docs/performance.md). Each worker has its own test database and Redis
+# database (tests/support/platform.py); TEST_WORKERS sets another count.
+TEST_WORKERS ?= 2
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n $(TEST_WORKERS) -q --durations=25
 
