@@ -2,12 +2,14 @@
 p95 and median uncached and cached, the store's cost per game, and the bytes per game.
 
     .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 40] [--keep]
-                                      [--database NAME]
+                                      [--reuse] [--database NAME]
 
 Needs PostgreSQL on 127.0.0.1. For each size it makes the database
 ``<name>_history_bench_<games>``, ``<name>`` that of ARENA_DATABASE_URL (``arena`` without
 it; ``--database NAME``: ``NAME_<games>``); dropped first, and after the run unless
-``--keep``. It fills it with
+``--keep``. ``--reuse`` times a database that a ``--keep`` run built (its build's ladders
+are kept beside it in ``var/bench/``) without building it again, and keeps it: a 1 M build
+takes an hour, a change to a read is timed again in minutes. It fills it with
 ``bench/history_build.py``: one standing 4-seat ladder per title, 200 bot versions each,
 real played games' rows replicated with fresh ids in SQL, :data:`CHUNK` games at a time,
 each chunk folded into the totals (``arena.games.totals.fold_pending``, FOLD_BATCH games a
@@ -63,6 +65,10 @@ def main() -> int:
     parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument(
+        "--reuse", action="store_true",
+        help="time the databases a --keep run built, without building them again (kept)",
+    )  # fmt: skip
+    parser.add_argument(
         "--database",
         help="the databases' name before _<games> (default: ARENA_DATABASE_URL's database "
              "name, then _history_bench)",
@@ -92,14 +98,21 @@ def _one_size(games: int, args) -> str:
         # The page cache in this one process's memory: the reads and the writes are its own.
         "ARENA_PAGE_CACHE": "true",
     }  # fmt: skip
+    built = ROOT / "var" / "bench" / f"history-built-{database}.json"
+    reuse = args.reuse and built.exists()
+    if args.reuse and not reuse:
+        raise SystemExit(f"--reuse: no kept build of {database} ({built} is missing)")
     command = [sys.executable, __file__, "--child", str(games), str(args.repeat),
-               str(args.stores), str(out)]  # fmt: skip
+               str(args.stores), str(out), str(built), "reuse" if reuse else "build"]  # fmt: skip
     try:
-        _fresh(database)
+        if not reuse:
+            built.unlink(missing_ok=True)
+            _fresh(database)
         subprocess.run(command, env=env, check=True)
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             _drop(database)
+            built.unlink(missing_ok=True)
     result = json.loads(out.read_text())
     return _report(games, result)
 
@@ -163,7 +176,7 @@ def _report(games: int, result: dict) -> str:
 # -- the child process: one database, set up with Django ----------------------------------
 
 
-def _child(games: int, repeat: int, stores: int, out: Path) -> None:
+def _child(games: int, repeat: int, stores: int, out: Path, kept: Path, how: str) -> None:
     sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
     import django
 
@@ -196,12 +209,18 @@ def _child(games: int, repeat: int, stores: int, out: Path) -> None:
             cursor.execute(emptied)
 
     started = begun = time.perf_counter()
-    built = build_history(games, say=lambda line: print(line, flush=True), chunk=CHUNK,
-                          between=fold)  # fmt: skip
-    fold_s = folding[0]
-    build_s = time.perf_counter() - started - fold_s
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+    if how == "reuse":
+        built = json.loads(kept.read_text())
+        build_s, fold_s = built["build_s"], built["fold_s"]
+    else:
+        built = build_history(games, say=lambda line: print(line, flush=True), chunk=CHUNK,
+                              between=fold)  # fmt: skip
+        fold_s = folding[0]
+        build_s = time.perf_counter() - started - fold_s
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps({**built, "build_s": build_s, "fold_s": fold_s}))
     finished, tables, size = _sizes()
     # The heap as a web process has it when it serves (arena/wsgi.py).
     freeze_web_heap()
@@ -296,7 +315,8 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
     from django.core.cache import cache
     from django.test import Client
 
-    staff = get_user_model().objects.create_user("history-staff", is_staff=True)
+    staff = get_user_model().objects.filter(username="history-staff").first()
+    staff = staff or get_user_model().objects.create_user("history-staff", is_staff=True)
     # Anonymous but the staff queue, as the docstring says (a signed-in read also loads its
     # session and user: two queries more, cached or not).
     anonymous, client = Client(HTTP_HOST="localhost"), Client(HTTP_HOST="localhost")
@@ -388,6 +408,7 @@ def _time_store(ladder_id: int, stores: int) -> dict:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        _child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]))
+        _child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5]),
+               Path(sys.argv[6]), sys.argv[7])  # fmt: skip
     else:
         sys.exit(main())
