@@ -26,11 +26,15 @@ from engine.core.rng import derive_seed
 from engine.position_cli import add_position_command
 from engine.viewer_cli import add_view_command
 
+# Options whose value may start with "-": a public key's base64url text does one time in 64,
+# and argparse takes "--public-key -Abc…" for two options.
+DASHED_VALUES = ("--public-key",)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(_dashed_values_joined(sys.argv[1:] if argv is None else argv))
         return args.run(args)
     except UsageError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -101,6 +105,15 @@ def _parser() -> argparse.ArgumentParser:
     add_view_command(commands)
     add_position_command(commands)
     return parser
+
+
+def _dashed_values_joined(argv: list[str]) -> list[str]:
+    """``argv`` with each ``OPTION VALUE`` of :data:`DASHED_VALUES` as ``OPTION=VALUE``."""
+    joined, rest = [], iter(argv)
+    for arg in rest:
+        value = next(rest, None) if arg in DASHED_VALUES else None
+        joined.append(arg if value is None else f"{arg}={value}")
+    return joined
 
 
 def _positive_int(text: str) -> int:
