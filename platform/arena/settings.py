@@ -120,6 +120,12 @@ def broker_from_url(url: str) -> tuple[str, str | None, dict]:
                 "processed_folder": str(folder / "processed"),
                 "control_folder": str(folder / "control"),
                 "store_processed": False,
+                # How often an idle worker looks for a message file (kombu's 1 s as
+                # shipped): a message waits up to that long. The demo's test sets 0.1 s, not to
+                # wait out a second per game.
+                "polling_interval": env_float(
+                    "ARENA_BROKER_POLL_SECONDS", 1.0, low=0.01, high=60.0
+                ),
             },
         )
     if scheme in ("redis", "rediss"):

@@ -35,6 +35,9 @@ def demo_env(var_dir) -> dict:
         "ARENA_VAR_DIR": str(var_dir),
         "ARENA_MEDIA_ROOT": str(var_dir / "media"),
         "ARENA_LADDER_IN_FLIGHT": "1",
+        # The filesystem broker's worker looks for messages ten times a second, not once:
+        # the leagues' games and the ladders' top-ups waited out up to a second each.
+        "ARENA_BROKER_POLL_SECONDS": "0.1",
     }
 
 

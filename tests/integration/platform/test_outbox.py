@@ -151,7 +151,14 @@ def test_workers_take_work_again_soon_after_redis_returns(redis_server, far_side
     far_side.start_beat()
     redis_server.stop()
     tournaments.start_tournament(cup.pk)
-    time.sleep(20)  # long enough for kombu's own pauses to grow past 10 s
+    # An outage of ten of the worker's attempts to reach Redis again (arena.worker's
+    # PromptConsumer tries every second; kombu's own pauses would have grown to 18 s by
+    # then), counted in its log instead of sleeping through a fixed 20 s.
+    log = far_side.folder / "worker.log"
+    wait_for(
+        lambda: log.read_text(errors="replace").count("Cannot connect to") >= 10,
+        what="the worker to try the lost broker ten times",
+    )
     redis_server.start()
     back = time.monotonic()
     claimed = Game.objects.filter(tournament=cup, started_at__isnull=False)

@@ -35,7 +35,7 @@ from tests.integration.platform.tournaments import (
     assert_standings_match_stored_games,
     run_to_the_end,
 )
-from tests.support.platform import beat_command, celery_process, wait_for, worker_command
+from tests.support.platform import beat_command, celery_processes, wait_for, worker_command
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,24 +108,10 @@ def fleet(django_db_setup, arena_files, toy_title, timers, settings):
     settings.ARENA_SWEEP_SECONDS = timers.sweep or settings.ARENA_SWEEP_SECONDS
     # A fleet is thrown away after its test: a warm shutdown (15 s on a loaded machine) is
     # not waited for.
-    with contextlib.ExitStack() as stack:
-        workers = [
-            stack.enter_context(
-                celery_process(
-                    arena_files,
-                    worker_command(f"recovery-{n}@%h", 1),
-                    f"rec-{n}",
-                    grace_seconds=2,
-                    **env,
-                )  # fmt: skip
-            )
-            for n in "ab"
-        ]
-        schedule = arena_files / f"beat-schedule-{time.monotonic_ns()}"
-        beat = beat_command(schedule)
-        stack.enter_context(
-            celery_process(arena_files, beat, "beat", b"beat: Starting", grace_seconds=2, **env)
-        )
+    schedule = arena_files / f"beat-schedule-{time.monotonic_ns()}"
+    started = [(worker_command(f"recovery-{n}@%h", 1), f"rec-{n}", b"ready.") for n in "ab"]
+    started.append((beat_command(schedule), "beat", b"beat: Starting"))
+    with celery_processes(arena_files, started, grace_seconds=2, **env) as (*workers, _):
         yield Fleet(workers)
         for worker in workers:  # a stopped worker takes no SIGTERM: let it go first
             with contextlib.suppress(ProcessLookupError):
