@@ -23,8 +23,8 @@ and its whole file once, as ms per 1,000 rows. Uncached: the site's cache cleare
 before each request (PostgreSQL's own buffers stay warm); cached: the same request again.
 The store: ``--stores`` games of the Citadels ladder drawn by its matchmaking, played
 in-process and stored by ``store_game_result``, whose worker Python (``process_time``) and
-PostgreSQL backend CPU (/proc, 10 ms ticks) per game are printed, and their sum's ratio to
-the same at 10 k (kept in ``var/bench/history-10000.json`` by a 10 k run, so that
+PostgreSQL backend CPU (/proc, 10 ms ticks) per game are printed, then the same of the
+beat's fold of those games into the totals, and the sums' ratio to the same at 10 k (kept in ``var/bench/history-10000.json`` by a 10 k run, so that
 ``--games N`` compares with it). Bytes per game: every table's, its indexes' and TOAST's
 size (``pg_total_relation_size``) divided by the finished games. Its last line:
 
@@ -164,6 +164,19 @@ def _report(games: int, result: dict) -> str:
         f"store: {store['games']} games, worker Python {store['python_ms']:.2f} ms + "
         f"PostgreSQL backend {store['postgres_ms']:.2f} ms per game ({ratio:.2f}x of 10k)"
     )
+    if "folded" in store:  # a 10 k baseline from before the fold was timed has none
+        fold = store["fold_python_ms"] + store["fold_postgres_ms"]
+        base = (
+            baseline
+            and baseline["store"].get("folded")
+            and (baseline["store"]["fold_python_ms"] + baseline["store"]["fold_postgres_ms"])
+        )
+        print(
+            f"fold of those games (the beat's): {store['folded']} games, Python "
+            f"{store['fold_python_ms']:.2f} ms + PostgreSQL backend "
+            f"{store['fold_postgres_ms']:.2f} ms per game"
+            + (f" ({fold / base:.2f}x of 10k)" if base else "")
+        )
     print("bytes per game by table (tables, indexes, TOAST):")
     for table, size in sorted(result["tables"].items(), key=lambda kv: -kv[1])[:12]:
         print(f"  {table:40} {size / result['games']:9.0f}")
@@ -389,20 +402,29 @@ def _time_store(ladder_id: int, stores: int) -> dict:
     Python and its PostgreSQL backend's CPU per store."""
     from django.test import override_settings
 
+    from arena.games import totals
     from arena.games.models import Game
     from arena.tournaments import ladders
     from arena.tournaments.models import Tournament
-    from bench.store_path import store_timed
+    from bench.store_path import backend_cpu_s, store_timed
 
+    totals.fold_pending(totals.FOLD_BATCH)  # what an earlier --reuse run stored, untimed
     # The built ratings have settled, and a settled ladder draws a game at a time at its
     # background rate: timed as a busy ladder (no σ is settled), whose window stays full.
     with override_settings(ARENA_LADDER_SETTLED_SIGMA=0):
         ladders.top_up(Tournament.objects.get(pk=ladder_id))
         queued = Game.objects.filter(tournament_id=ladder_id, status=Game.Status.QUEUED)
         python_s, postgres_s, stored = store_timed(queued.order_by("number"), stores)
+    # The beat's fold of those games into the dashboards' totals: the rest of what a stored
+    # game costs the platform, which must not grow with the history either.
+    backend, python = backend_cpu_s(), time.process_time()
+    folded = totals.fold_pending(totals.FOLD_BATCH)
+    fold_python_s, fold_postgres_s = time.process_time() - python, backend_cpu_s() - backend
     return {
         "games": stored, "python_ms": 1000 * python_s / max(stored, 1),
-        "postgres_ms": 1000 * postgres_s / max(stored, 1),
+        "postgres_ms": 1000 * postgres_s / max(stored, 1), "folded": folded,
+        "fold_python_ms": 1000 * fold_python_s / max(folded, 1),
+        "fold_postgres_ms": 1000 * fold_postgres_s / max(folded, 1),
     }  # fmt: skip
 
 

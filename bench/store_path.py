@@ -81,11 +81,20 @@ def _store_games(title: str, games: int) -> tuple[float, float, int]:
     return store_timed(queued, games)
 
 
+def backend_cpu_s() -> float:
+    """CPU seconds (user + system, 10 ms ticks) of this process's PostgreSQL backend so far."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def store_timed(queued, most: int) -> tuple[float, float, int]:
     """Claim, play and store up to ``most`` of the ``queued`` games (a queryset, re-read after
     each store: a store may queue the next), in this process; the worker's Python and its
     PostgreSQL backend's CPU spent in the stores, and how many were stored."""
-    from django.db import connection
 
     from arena.games import services
 
@@ -99,20 +108,15 @@ def store_timed(queued, most: int) -> tuple[float, float, int]:
                 job.title, job.seats, seed=job.seed, options=job.options, limits=job.limits
             )
 
-    def backend_s() -> float:
-        stat = Path(f"/proc/{connection.connection.info.backend_pid}/stat").read_text()
-        fields = stat.rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
     python_s = postgres_s = 0.0
     stored = 0
     while stored < most and (game := queued.first()):
         job = services.claim_game(game.pk, worker="bench")
         played = run_job(job)
-        before_backend, before = backend_s(), time.process_time()
+        before_backend, before = backend_cpu_s(), time.process_time()
         services.store_game_result(job, played)
         python_s += time.process_time() - before
-        postgres_s += backend_s() - before_backend
+        postgres_s += backend_cpu_s() - before_backend
         stored += 1
     return python_s, postgres_s, stored
 
