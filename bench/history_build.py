@@ -335,5 +335,6 @@ def _finish_ratings(ladders: list[int]) -> None:
                                   c.{title_change.mu} - 3 * c.{title_change.sigma}) AS ordinal,
                          COUNT(*) OVER (PARTITION BY c.{title_change.title_rating}) AS games
                   FROM {title_change} c
-                  ORDER BY c.{title_change.title_rating}, c.{title_change.id} DESC) x
+                  ORDER BY c.{title_change.title_rating}, c.{title_change.at} DESC,
+                           c.{title_change.game} DESC) x
             WHERE r.{title_rating.id} = x.rating""", **names))  # fmt: skip

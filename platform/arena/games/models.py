@@ -7,6 +7,63 @@ from django.urls import reverse
 from django.utils import timezone
 
 
+def stored_record(record, options):
+    """``record`` as a game row keeps it: without its rule options when they are
+    ``options``, the game's (a tournament's games share them; about 220 bytes a row)."""
+    if isinstance(record, dict) and "format" in record and record.get("options") == options:
+        return {k: v for k, v in record.items() if k != "options"}
+    return record
+
+
+def _whole_record(record: dict, options) -> dict:
+    """The inverse of :func:`stored_record`: the options put back, the keys in the order
+    PostgreSQL's jsonb gives them (by length, then bytes), so that the record serves and
+    digests byte for byte as it did when stored whole."""
+    whole = {**record, "options": options}
+    return dict(sorted(whole.items(), key=lambda item: (len(item[0].encode()), item[0].encode())))
+
+
+class _RecordAttribute(models.query_utils.DeferredAttribute):
+    """Reads a game's record whole (:func:`_whole_record`, its options from the row's rule
+    options), once per instance: what the reads get is what the store was given, and
+    changes made to it are saved (``RecordField.pre_save``)."""
+
+    def __get__(self, instance, cls=None):
+        if instance is None:
+            return self
+        record = super().__get__(instance, cls)
+        if isinstance(record, dict) and "format" in record and "options" not in record:
+            record = _whole_record(record, instance.rule_options())
+            instance.__dict__[self.field.attname] = record
+        return record
+
+    def __set__(self, instance, value):
+        # A data descriptor, so that reads of a loaded row come through __get__ too.
+        instance.__dict__[self.field.attname] = value
+
+
+def with_records(games: models.QuerySet, *fields: str) -> models.QuerySet:
+    """``games`` loading only ``fields``, the record and what reading it whole needs (the
+    rule options), in its one statement."""
+    return games.select_related("tournament").only(
+        "pk", "record", "options", "tournament", "tournament__options", *fields
+    )
+
+
+class RecordField(models.JSONField):
+    """The replay record, kept without what its row already says (its rule options, when
+    they are the game's: :func:`stored_record`) and read whole (:class:`_RecordAttribute`).
+    A record of other options, or from before (games 0024), keeps them."""
+
+    descriptor_class = _RecordAttribute
+
+    def pre_save(self, model_instance, add):
+        record = super().pre_save(model_instance, add)
+        if isinstance(record, dict) and "format" in record:
+            return stored_record(record, model_instance.rule_options())
+        return record
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "scheduled"  # created, not sent yet (fair share, or paused)
@@ -46,7 +103,8 @@ class Game(models.Model):
     match_ms = models.PositiveIntegerField(null=True, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     rules_version = models.CharField(max_length=64, blank=True)
-    record = models.JSONField(null=True, blank=True)
+    # Read whole, stored without the rule options when they are the game's (RecordField).
+    record = RecordField(null=True, blank=True)
     # While the game runs: its record so far (a few hundred bytes), written by the worker's
     # lease heartbeat, from which a seat's owner downloads that seat's view of the running
     # game (never served whole: it holds the seed). Null before and after.
@@ -176,7 +234,9 @@ class GameSeat(models.Model):
         FAULTED = "faulted", "faulted"
         DISQUALIFIED = "disqualified", "disqualified"
 
-    # No index of its own: the unique (game, seat) serves lookups by game.
+    # The primary key is (game, seat), which serves lookups by game: no surrogate id, whose
+    # column and index were 8 + ~23 bytes a seat (issue 25). Nothing refers to a seat.
+    pk = models.CompositePrimaryKey("game", "seat")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     # Indexed with the game (seat_version_game): "the games a bot (version) played" is then
@@ -205,7 +265,6 @@ class GameSeat(models.Model):
     runner_killed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]
         indexes = [
             models.Index(fields=["bot_version", "game"], name="seat_version_game"),
             # the staff page counts the seats killed lately without walking the seats

@@ -22,7 +22,7 @@ from workers.limits import Limits
 from workers.match import MatchResult, SeatSpec
 
 from .analytics import store_analytics
-from .models import Game, GameSeat
+from .models import Game, GameSeat, stored_record
 from .outcome import SeatOutcome, seat_outcomes
 
 log = logging.getLogger("arena.games")
@@ -187,7 +187,7 @@ def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult, now=None) -
         statements.FINISH_GAME,
         [
             now_param(now or timezone.now()),
-            to_json(record),
+            to_json(stored_record(record, job.options)),
             str(record.get("engine_version", "")),
             str(record.get("rules_version", "")),
             played.match_ms,
