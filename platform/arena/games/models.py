@@ -6,34 +6,55 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-
-def stored_record(record, options):
-    """``record`` as a game row keeps it: without its rule options when they are
-    ``options``, the game's (a tournament's games share them; about 220 bytes a row)."""
-    if isinstance(record, dict) and "format" in record and record.get("options") == options:
-        return {k: v for k, v in record.items() if k != "options"}
-    return record
+# The record's format whose entries a row may leave out (engine/core/records.py writes every
+# one of them into every record of it).
+STRIPPED_FORMAT = 3
+SAID = {"options", "engine_version", "rules_version", "title", "seed"}
 
 
-def _whole_record(record: dict, options) -> dict:
-    """The inverse of :func:`stored_record`: the options put back, the keys in the order
-    PostgreSQL's jsonb gives them (by length, then bytes), so that the record serves and
-    digests byte for byte as it did when stored whole."""
-    whole = {**record, "options": options}
+def _is_stripped_format(record) -> bool:
+    return isinstance(record, dict) and record.get("format") == STRIPPED_FORMAT
+
+
+def stored_record(record, said: dict):
+    """``record`` as a game row keeps it: without the entries whose values ``said`` gives,
+    the row's (:func:`said_by_row`): its rule options, which a tournament's games share, its
+    versions, title and seed, about 300 of a row's 1,100 bytes. Other records whole."""
+    if not _is_stripped_format(record):
+        return record
+    return {k: v for k, v in record.items() if k not in said or said[k] != v}
+
+
+def said_by_row(game) -> dict:
+    """What ``game``'s row and its tournament say of its record, which it does not keep
+    (fields only: a migration's historical model has none of Game's methods)."""
+    tournament = game.tournament
+    options = game.options if game.options is not None else tournament.options
+    return {
+        "options": options, "engine_version": game.engine_version,
+        "rules_version": game.rules_version, "title": tournament.title, "seed": game.seed,
+    }  # fmt: skip
+
+
+def _whole_record(record: dict, said: dict) -> dict:
+    """The inverse of :func:`stored_record`, the keys in the order PostgreSQL's jsonb gives
+    them (by length, then bytes), so that the record serves and digests byte for byte as
+    it did when stored whole."""
+    whole = {**said, **record}
     return dict(sorted(whole.items(), key=lambda item: (len(item[0].encode()), item[0].encode())))
 
 
 class _RecordAttribute(models.query_utils.DeferredAttribute):
-    """Reads a game's record whole (:func:`_whole_record`, its options from the row's rule
-    options), once per instance: what the reads get is what the store was given, and
-    changes made to it are saved (``RecordField.pre_save``)."""
+    """Reads a game's record whole (:func:`_whole_record`, what it left out read from the
+    row), once per instance: what the reads get is what the store was given, and changes
+    made to it are saved (``RecordField.pre_save``)."""
 
     def __get__(self, instance, cls=None):
         if instance is None:
             return self
         record = super().__get__(instance, cls)
-        if isinstance(record, dict) and "format" in record and "options" not in record:
-            record = _whole_record(record, instance.rule_options())
+        if _is_stripped_format(record) and not record.keys() >= SAID:
+            record = _whole_record(record, said_by_row(instance))
             instance.__dict__[self.field.attname] = record
         return record
 
@@ -43,25 +64,26 @@ class _RecordAttribute(models.query_utils.DeferredAttribute):
 
 
 def with_records(games: models.QuerySet, *fields: str) -> models.QuerySet:
-    """``games`` loading only ``fields``, the record and what reading it whole needs (the
-    rule options), in its one statement."""
+    """``games`` loading only ``fields``, the record and what reading it whole needs
+    (:func:`said_by_row`), in its one statement."""
     return games.select_related("tournament").only(
-        "pk", "record", "options", "tournament", "tournament__options", *fields
-    )
+        "pk", "record", "options", "engine_version", "rules_version", "seed", "tournament",
+        "tournament__options", "tournament__title", *fields,
+    )  # fmt: skip
 
 
 class RecordField(models.JSONField):
-    """The replay record, kept without what its row already says (its rule options, when
-    they are the game's: :func:`stored_record`) and read whole (:class:`_RecordAttribute`).
-    A record of other options, or from before (games 0024), keeps them."""
+    """The replay record, kept without what its row already says (:func:`stored_record`)
+    and read whole (:class:`_RecordAttribute`). A record of another format, or from before
+    (games 0024), is kept whole."""
 
     descriptor_class = _RecordAttribute
 
     def pre_save(self, model_instance, add):
         record = super().pre_save(model_instance, add)
-        if isinstance(record, dict) and "format" in record:
-            return stored_record(record, model_instance.rule_options())
-        return record
+        if not _is_stripped_format(record):
+            return record  # the row's values not read: no statement for the tournament
+        return stored_record(record, said_by_row(model_instance))
 
 
 class Game(models.Model):

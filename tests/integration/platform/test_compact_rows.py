@@ -1,7 +1,7 @@
-"""Migrations games 0023_seat_natural_key, 0024_record_without_options and ratings
+"""Migrations games 0023_seat_natural_key, 0024_records_without_what_rows_say and ratings
 0005_title_point_natural_key on stored games: a row keeps only what nothing else says (the
-seats and title points keyed by their natural pairs, the record without its tournament's
-options), every read gets what it got before, and going back and forward again leaves the
+seats and title points keyed by their natural pairs, the record without what its row
+says), every read gets what it got before, and going back and forward again leaves the
 same values."""
 
 import json
@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 from django.db import connection
 
-from arena.games.models import Game, GameSeat
+from arena.games.models import SAID, Game, GameSeat
 from arena.games.presentation import served_record
 from arena.games.results import replayed_result
 from arena.ratings.models import TitleRatingChange
@@ -40,10 +40,14 @@ def _reads():
 
 def test_rows_keep_what_nothing_else_says_and_read_whole(folded_citadels, capsys):
     stored = _stored_records()
-    assert len(stored) == 3 and not any("options" in r for r in stored.values())
+    assert len(stored) == 3
     for game in Game.objects.filter(status="finished"):
-        assert game.record["options"] == folded_citadels.options
-        assert game.record == {**stored[game.pk], "options": folded_citadels.options}
+        assert not SAID & stored[game.pk].keys()
+        said = {"options": folded_citadels.options, "title": "citadels", "seed": game.seed}
+        assert game.record == {
+            **stored[game.pk], **said, "engine_version": game.engine_version,
+            "rules_version": game.rules_version,
+        }  # fmt: skip
         assert replayed_result(game.record)["stats"]
         assert game.seats.get(seat=1).pk == (game.pk, 1)
     call_command("verify_records")
@@ -61,11 +65,11 @@ def test_going_back_writes_ids_and_options_again_and_forward_leaves_the_same_rea
     reads = _reads()
     migrate(around("games", "_seat_natural_key")[0])
     old = migrate(around("ratings", "_title_point_natural_key")[0])
-    assert all(r["options"] == folded_citadels.options for r in _stored_records().values())
+    assert all(r.keys() >= SAID for r in _stored_records().values())
     seats = old.get_model("games", "GameSeat").objects.order_by("id")
     assert list(seats.values_list("game_id", "seat", "bot_version_id", "rank")) == reads[1]
     points = old.get_model("ratings", "TitleRatingChange").objects.order_by("id")
     assert list(points.values_list("title_rating_id", "game_id", "mu", "sigma")) == reads[2]
     migrate_to_latest()
-    assert not any("options" in r for r in _stored_records().values())
+    assert not any(SAID & r.keys() for r in _stored_records().values())
     assert _reads() == reads
