@@ -32,7 +32,10 @@ STRIPPED = f"pg_temp.stripped(record, {SAID})"
 WHOLE = f"CASE WHEN record->'format' = '3' THEN {SAID} || record ELSE record END"
 
 
-def _rewrite(records: str):
+def rewrite(records: str):
+    """The migration's step that rewrites the table with ``records`` (STRIPPED or WHOLE)
+    as each record's new value (bench/record_size.py runs it too)."""
+
     def run(apps, schema_editor):
         if schema_editor.connection.vendor != "postgresql":
             return
@@ -77,5 +80,5 @@ class Migration(migrations.Migration):
             name="record",
             field=arena.games.models.RecordField(blank=True, null=True),
         ),
-        migrations.RunPython(_rewrite(STRIPPED), _rewrite(WHOLE)),
+        migrations.RunPython(rewrite(STRIPPED), rewrite(WHOLE)),
     ]
