@@ -181,9 +181,10 @@ def _replicate(ladder, versions: list[int], templates: list[int], copies: Copies
     from arena.games.models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSeat
     from arena.ratings.models import Rating, RatingChange, TitleRating, TitleRatingChange
     from arena.sql import build
+    from arena.tournaments.models import Tournament
 
     names = {
-        "game": Game, "seat": GameSeat, "aseat": AnalyticsSeat, "fact": AnalyticsFact,
+        "game": Game, "tournament": Tournament, "seat": GameSeat, "aseat": AnalyticsSeat, "fact": AnalyticsFact,
         "pending": AnalyticsPending, "rating": Rating, "change": RatingChange,
         "title_rating": TitleRating, "title_change": TitleRatingChange, "version": BotVersion,
     }  # fmt: skip
@@ -222,8 +223,19 @@ def _replicate(ladder, versions: list[int], templates: list[int], copies: Copies
         run("ALTER TABLE history_seat ADD COLUMN mu float")
         run("UPDATE history_seat SET mu = 25.0 + (mod(bot * 37, 21) - 10) * (1.0 - sigma / 8.333)")
         finished = "c.finished_at"
+        # The records are copied as the store kept them, without what the row says (the
+        # seed, copied with them, the versions, title and rule options: the ladder's must
+        # be the templates' for the copies to read whole as the templates do).
+        run("""
+            SELECT COUNT(*) FROM {game} t JOIN history_copy c ON c.template = t.{game.id}
+            JOIN {tournament} l ON l.{tournament.id} = %(ladder)s
+            JOIN {tournament} o ON o.{tournament.id} = t.{game.tournament}
+            WHERE COALESCE(t.{game.options}, o.{tournament.options})
+                  IS DISTINCT FROM l.{tournament.options} OR o.{tournament.title} <> l.{tournament.title}""")
+        if cursor.fetchone()[0]:
+            raise RuntimeError("the ladder's rule options are not its template games'")
         _copy(cursor, Game, {
-            "id": "c.game_id", "tournament_id": "%(ladder)s", "number": "c.i", "seed": "c.i",
+            "id": "c.game_id", "tournament_id": "%(ladder)s", "number": "c.i",
             "status": "'" + Game.Status.FINISHED + "'", "rated": "true",
             "queued_at": f"{finished} - interval '2 seconds'",
             "started_at": f"{finished} - interval '1 second'", "finished_at": finished,
@@ -256,19 +268,16 @@ def _replicate(ladder, versions: list[int], templates: list[int], copies: Copies
                 SELECT v.{version.bot}, %(seats)s, v.{version.id}, 25.0, 8.333, 0.0, 0, 0, 0
                 FROM {version} v WHERE v.{version.id} = ANY(%(newest)s::bigint[])""")
         run("""
-            INSERT INTO {change} ({change.rating}, {change.game}, {change.mu_before},
-                {change.sigma_before}, {change.mu}, {change.sigma}, {change.ordinal})
-            SELECT r.{rating.id}, c.game_id, c.mu, c.sigma + 0.01, c.mu, c.sigma,
-                   c.mu - 3 * c.sigma
+            INSERT INTO {change} ({change.rating}, {change.game}, {change.mu}, {change.sigma},
+                {change.ordinal})
+            SELECT r.{rating.id}, c.game_id, c.mu, c.sigma, c.mu - 3 * c.sigma
             FROM history_seat c JOIN {rating} r ON r.{rating.tournament} = %(ladder)s
                  AND r.{rating.bot_version} = c.version
             ORDER BY c.game_id, c.seat""")
         run("""
             INSERT INTO {title_change} ({title_change.title_rating}, {title_change.game},
-                {title_change.bot_version}, {title_change.mu}, {title_change.sigma},
-                {title_change.ordinal}, {title_change.at})
-            SELECT r.{title_rating.id}, c.game_id, c.version, c.mu, c.sigma,
-                   c.mu - 3 * c.sigma, c.finished_at
+                {title_change.mu}, {title_change.sigma}, {title_change.at})
+            SELECT r.{title_rating.id}, c.game_id, c.mu, c.sigma, c.finished_at
             FROM history_seat c JOIN {version} v ON v.{version.id} = c.version
             JOIN {title_rating} r ON r.{title_rating.bot} = v.{version.bot}
                  AND r.{title_rating.players} = %(seats)s
@@ -335,5 +344,6 @@ def _finish_ratings(ladders: list[int]) -> None:
                                   c.{title_change.mu} - 3 * c.{title_change.sigma}) AS ordinal,
                          COUNT(*) OVER (PARTITION BY c.{title_change.title_rating}) AS games
                   FROM {title_change} c
-                  ORDER BY c.{title_change.title_rating}, c.{title_change.id} DESC) x
+                  ORDER BY c.{title_change.title_rating}, c.{title_change.at} DESC,
+                           c.{title_change.game} DESC) x
             WHERE r.{title_rating.id} = x.rating""", **names))  # fmt: skip

@@ -284,5 +284,5 @@ class TitleRatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Arena
         points = TitleRatingChange.with_version(
             TitleRatingChange.objects.filter(title_rating=self.get_object())
         )
-        page = self.paginate_queryset(points.order_by("id"))
+        page = self.paginate_queryset(points.order_by("at", "game", "title_rating"))
         return self.get_paginated_response(TitleRatingPointSerializer(page, many=True).data)

@@ -60,5 +60,5 @@ def setbacks(owner) -> list[GameSeat]:
         GameSeat.objects.filter(bot_version__bot__owner=owner, game__status=Game.Status.FINISHED)
         .filter(Q(rank__gt=1) | ~Q(status=GameSeat.Status.OK))
         .select_related("game__tournament", "bot_version__bot")
-        .order_by("-game__finished_at", "-id")[:SETBACKS]
+        .order_by("-game__finished_at", "-game_id", "-seat")[:SETBACKS]
     )

@@ -57,14 +57,14 @@ def recent_seats(bot) -> list:
         for v in bot.versions.values_list("id", flat=True)
         for row in GameSeat.objects.filter(bot_version_id=v)
         .order_by("-game_id")
-        .values_list("game_id", "id")[:RECENT_SEATS]
+        .values_list("game_id", "seat")[:RECENT_SEATS]
     ]
     top = sorted(newest, reverse=True)[:RECENT_SEATS]
     return list(
-        GameSeat.objects.filter(pk__in=[seat for _, seat in top])
+        GameSeat.objects.filter(pk__in=top)  # (game, seat) pairs
         .select_related("game__tournament", "bot_version")
         .defer("game__record", "game__stats", "stderr", "details")
-        .order_by("-game_id", "-id")
+        .order_by("-game_id", "-seat")
     )
 
 

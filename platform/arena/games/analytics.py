@@ -28,7 +28,7 @@ import engine
 from arena.sql import build, columns, insert_rows, row_timestamp
 from engine.core.analytics import fact_rows
 
-from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSeat
+from .models import AnalyticsFact, AnalyticsPending, AnalyticsSeat, Game, GameSeat, with_records
 
 if TYPE_CHECKING:
     from .outcome import SeatOutcome
@@ -105,7 +105,7 @@ def derive_missing_facts(
     last = 0
     while ids := list(missing.filter(game_id__gt=last)[:batch]):
         last = ids[-1]
-        games = Game.objects.filter(pk__in=ids, record__isnull=False).only("pk", "record")
+        games = with_records(Game.objects.filter(pk__in=ids, record__isnull=False))
         with transaction.atomic(), connection.cursor() as cursor:
             for game in games:
                 rows = _facts_of(game.record)

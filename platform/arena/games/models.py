@@ -6,6 +6,85 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+# The record's format whose entries a row may leave out (engine/core/records.py writes every
+# one of them into every record of it).
+STRIPPED_FORMAT = 3
+SAID = {"options", "engine_version", "rules_version", "title", "seed"}
+
+
+def _is_stripped_format(record) -> bool:
+    return isinstance(record, dict) and record.get("format") == STRIPPED_FORMAT
+
+
+def stored_record(record, said: dict):
+    """``record`` as a game row keeps it: without the entries whose values ``said`` gives,
+    the row's (:func:`said_by_row`): its rule options, which a tournament's games share, its
+    versions, title and seed, about 300 of a row's 1,100 bytes. Other records whole."""
+    if not _is_stripped_format(record):
+        return record
+    return {k: v for k, v in record.items() if k not in said or said[k] != v}
+
+
+def said_by_row(game) -> dict:
+    """What ``game``'s row and its tournament say of its record, which it does not keep
+    (fields only: a migration's historical model has none of Game's methods)."""
+    tournament = game.tournament
+    options = game.options if game.options is not None else tournament.options
+    return {
+        "options": options, "engine_version": game.engine_version,
+        "rules_version": game.rules_version, "title": tournament.title, "seed": game.seed,
+    }  # fmt: skip
+
+
+def _whole_record(record: dict, said: dict) -> dict:
+    """The inverse of :func:`stored_record`, the keys in the order PostgreSQL's jsonb gives
+    them (by length, then bytes), so that the record serves and digests byte for byte as
+    it did when stored whole."""
+    whole = {**said, **record}
+    return dict(sorted(whole.items(), key=lambda item: (len(item[0].encode()), item[0].encode())))
+
+
+class _RecordAttribute(models.query_utils.DeferredAttribute):
+    """Reads a game's record whole (:func:`_whole_record`, what it left out read from the
+    row), once per instance: what the reads get is what the store was given, and changes
+    made to it are saved (``RecordField.pre_save``)."""
+
+    def __get__(self, instance, cls=None):
+        if instance is None:
+            return self
+        record = super().__get__(instance, cls)
+        if _is_stripped_format(record) and not record.keys() >= SAID:
+            record = _whole_record(record, said_by_row(instance))
+            instance.__dict__[self.field.attname] = record
+        return record
+
+    def __set__(self, instance, value):
+        # A data descriptor, so that reads of a loaded row come through __get__ too.
+        instance.__dict__[self.field.attname] = value
+
+
+def with_records(games: models.QuerySet, *fields: str) -> models.QuerySet:
+    """``games`` loading only ``fields``, the record and what reading it whole needs
+    (:func:`said_by_row`), in its one statement."""
+    return games.select_related("tournament").only(
+        "pk", "record", "options", "engine_version", "rules_version", "seed", "tournament",
+        "tournament__options", "tournament__title", *fields,
+    )  # fmt: skip
+
+
+class RecordField(models.JSONField):
+    """The replay record, kept without what its row already says (:func:`stored_record`)
+    and read whole (:class:`_RecordAttribute`). A record of another format, or from before
+    (games 0024), is kept whole."""
+
+    descriptor_class = _RecordAttribute
+
+    def pre_save(self, model_instance, add):
+        record = super().pre_save(model_instance, add)
+        if not _is_stripped_format(record):
+            return record  # the row's values not read: no statement for the tournament
+        return stored_record(record, said_by_row(model_instance))
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -46,7 +125,8 @@ class Game(models.Model):
     match_ms = models.PositiveIntegerField(null=True, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     rules_version = models.CharField(max_length=64, blank=True)
-    record = models.JSONField(null=True, blank=True)
+    # Read whole, stored without the rule options when they are the game's (RecordField).
+    record = RecordField(null=True, blank=True)
     # While the game runs: its record so far (a few hundred bytes), written by the worker's
     # lease heartbeat, from which a seat's owner downloads that seat's view of the running
     # game (never served whole: it holds the seed). Null before and after.
@@ -176,7 +256,9 @@ class GameSeat(models.Model):
         FAULTED = "faulted", "faulted"
         DISQUALIFIED = "disqualified", "disqualified"
 
-    # No index of its own: the unique (game, seat) serves lookups by game.
+    # The primary key is (game, seat), which serves lookups by game: no surrogate id, whose
+    # column and index were 8 + ~23 bytes a seat (issue 25). Nothing refers to a seat.
+    pk = models.CompositePrimaryKey("game", "seat")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     # Indexed with the game (seat_version_game): "the games a bot (version) played" is then
@@ -205,7 +287,6 @@ class GameSeat(models.Model):
     runner_killed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="game_seat_unique")]
         indexes = [
             models.Index(fields=["bot_version", "game"], name="seat_version_game"),
             # the staff page counts the seats killed lately without walking the seats

@@ -22,7 +22,7 @@ from workers.limits import Limits
 from workers.match import MatchResult, SeatSpec
 
 from .analytics import store_analytics
-from .models import Game, GameSeat
+from .models import Game, GameSeat, stored_record
 from .outcome import SeatOutcome, seat_outcomes
 
 log = logging.getLogger("arena.games")
@@ -183,11 +183,17 @@ def finish_game(trip: RoundTrip, job: MatchJob, played: MatchResult, now=None) -
     """running -> finished with the record and versions (``statements.FINISH_GAME``);
     its rows, once ``trip`` is over, are empty when the game was no longer running."""
     record = played.record or {}
+    # what the row says of the record (models.said_by_row): the versions are written from it
+    said = {
+        "options": job.options, "engine_version": str(record.get("engine_version", "")),
+        "rules_version": str(record.get("rules_version", "")), "title": job.title,
+        "seed": job.seed,
+    }  # fmt: skip
     return trip.read(
         statements.FINISH_GAME,
         [
             now_param(now or timezone.now()),
-            to_json(record),
+            to_json(stored_record(record, said)),
             str(record.get("engine_version", "")),
             str(record.get("rules_version", "")),
             played.match_ms,

@@ -132,7 +132,7 @@ def challenge_results(ladder, most: int = 20) -> list[Challenge]:
                 .order_by("number")
                 .prefetch_related(
                     Prefetch(
-                        "seats", GameSeat.objects.only("id", "game_id", "bot_version_id", "rank")
+                        "seats", GameSeat.objects.only("game_id", "seat", "bot_version_id", "rank")
                     )
                 ),
             ),

@@ -96,7 +96,7 @@ class NumberedPaginator(Paginator):
 # faults, details and logs, are not read (50 records decoded for nothing were a good part
 # of a ladder's tournament page, bench/history.py).
 GAME_COLUMNS = ("id", "tournament_id", "number", "status")
-SEAT_COLUMNS = ("id", "game_id", "seat", "bot_version_id", "score", "rank", "status")
+SEAT_COLUMNS = ("game_id", "seat", "bot_version_id", "score", "rank", "status")
 # And what the standings show of a rating (its version's label and bot).
 RATING_COLUMNS = (
     "id", "tournament_id", "bot_version_id", "mu", "sigma", "ordinal", "games", "wins",

@@ -25,7 +25,9 @@ def folded_games(folded_citadels):
 def _api_history():
     """What the API says of each rating change and title point (the reads that derive)."""
     changes = changes_with_before(RatingChange.objects.order_by("id"))
-    points = TitleRatingChange.with_version(TitleRatingChange.objects.order_by("id"))
+    points = TitleRatingChange.with_version(
+        TitleRatingChange.objects.order_by("at", "game", "title_rating")
+    )
     return (
         [dict(RatingChangeSerializer(c).data) for c in changes.select_related("game")],
         [(p.game_id, p.version_id, p.version_number, p.ordinal_value) for p in points],
@@ -56,7 +58,9 @@ def test_the_store_keeps_nothing_the_record_or_other_rows_hold(folded_games):
         assert (change["mu_before"], change["sigma_before"]) == before
         by_rating[row.rating_id] = (row.mu, row.sigma)
     seated = {(s.game_id, s.bot_version.bot_id): s.bot_version for s in GameSeat.objects.all()}
-    for point, row in zip(points, TitleRatingChange.objects.order_by("id"), strict=True):
+    for point, row in zip(
+        points, TitleRatingChange.objects.order_by("at", "game", "title_rating"), strict=True
+    ):
         version = seated[(row.game_id, row.title_rating.bot_id)]
         assert point == (row.game_id, version.pk, version.number, row.mu - 3 * row.sigma)
 
@@ -87,7 +91,9 @@ def test_going_back_writes_every_value_again_and_forward_leaves_them_to_the_read
     assert [(c["mu_before"], c["sigma_before"]) for c in history[0]] == list(
         changes.values_list("mu_before", "sigma_before")
     )
-    points = old.get_model("ratings", "TitleRatingChange").objects.order_by("id")
+    points = old.get_model("ratings", "TitleRatingChange").objects.order_by(
+        "at", "game", "title_rating"
+    )
     assert [(p[0], p[1], p[3]) for p in history[1]] == list(
         points.values_list("game_id", "bot_version_id", "ordinal")
     )

@@ -40,7 +40,7 @@ def test_every_competition_and_version_count_once_toward_a_bots_title_rating(toy
     # the version each point was played with, joined from the bot's seat in its game
     points = TitleRatingChange.with_version(points)
     assert set(points.values_list("version_id", flat=True)) == {versions[0].pk, newer.pk}
-    assert points.order_by("-id").first().version_id == newer.pk
+    assert points.order_by("-at", "-game", "-title_rating").first().version_id == newer.pk
 
     before = {r.bot_id: (r.games, r.mu) for r in TitleRating.objects.all()}
     recompute_ratings(first.pk)
@@ -55,8 +55,8 @@ def test_title_ratings_equal_rating_the_stored_games_again_in_their_order():
         make_tournament(alice, versions[:4], title="citadels", seats=4, rounds=2, name="Two")
     )
     model, again = PlackettLuce(), {}
-    game_order = (
-        TitleRatingChange.objects.order_by("id").values_list("game_id", flat=True).distinct()
+    game_order = TitleRatingChange.objects.order_by("at", "game", "title_rating").values_list(
+        "game_id", flat=True
     )
     seen = []
     for game_id in game_order:

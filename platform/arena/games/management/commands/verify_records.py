@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 import engine
-from arena.games.models import Game
+from arena.games.models import Game, with_records
 
 
 class Command(BaseCommand):
@@ -27,7 +27,7 @@ class Command(BaseCommand):
         if tournament is not None:
             games = games.filter(tournament_id=tournament)
         checked, bad = 0, []
-        for game in games.order_by("pk").only("pk", "tournament_id", "number", "record"):
+        for game in with_records(games.order_by("pk"), "number"):
             checked += 1
             problem = replay_problem(game.record, allow_version=allow_version)
             if problem:
