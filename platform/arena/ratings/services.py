@@ -127,8 +127,8 @@ def read_title_ratings(trip: RoundTrip, tournament_id: int) -> TitleRead:
 
 def rate_titles(pending: Pending, read: TitleRead, cursor) -> int:
     """Apply the games just rated in their competition to their bots' title ratings (one per
-    bot and player count, across every competition and version), with a history point per
-    game and bot that names the version, and send the writes on ``cursor`` without reading
+    bot and player count, across every competition and version; a game that seats one bot
+    twice is left out), with a history point per game and bot that names the version, and send the writes on ``cursor`` without reading
     anything back. ``read``: :func:`read_title_ratings`, sent in the round trip before.
     Returns how many points were written."""
     games = [(game_id, seats) for game_id, seats in pending.games if seats]
@@ -140,6 +140,11 @@ def rate_titles(pending: Pending, read: TitleRead, cursor) -> int:
     at, points = row_timestamp(timezone.now()), []
     for game_id, seats in games:
         keys = [(bot_of[s.bot_version_id], len(seats)) for s in seats]
+        if len(set(keys)) < len(keys):
+            # One bot in two seats (a new version against its previous one): its title
+            # rating measures it against other bots, and one rating cannot be two teams of
+            # one match. The versions' own ratings in the competition count the game.
+            continue
         if any((ratings[key].id, game_id) in seen for key in keys):
             continue  # rated into the title already (its competition was rated again)
         teams = [[MODEL.rating(mu=ratings[k].mu, sigma=ratings[k].sigma)] for k in keys]

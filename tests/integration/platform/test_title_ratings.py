@@ -47,6 +47,22 @@ def test_every_competition_and_version_count_once_toward_a_bots_title_rating(toy
     assert {r.bot_id: (r.games, r.mu) for r in TitleRating.objects.all()} == before
 
 
+def test_a_game_between_two_versions_of_one_bot_leaves_its_title_rating_alone(toy_title):
+    alice = make_user("alice")
+    first = make_builtin(alice, builtin="random")
+    second = add_builtin_version(bot=first.bot, builtin_name="random")
+    other = make_builtin(make_user("bob"), builtin="random")
+    cup = play_in_process(make_tournament(alice, [first, second, other], rounds=1))
+    games = cup.games.all()
+    assert len(games) == 3 and all(g.status == "finished" and g.rated for g in games)
+    rating = TitleRating.objects.get(bot=first.bot, players=2)
+    # the two games against bob count; the one between the two versions does not
+    assert rating.games == 2 == TitleRating.objects.get(bot=other.bot, players=2).games
+    versions_game = games.exclude(seats__bot_version=other).get()
+    assert not TitleRatingChange.objects.filter(game=versions_game).exists()
+    assert versions_game.rating_changes.count() == 2  # the versions' own ratings moved
+
+
 def test_title_ratings_equal_rating_the_stored_games_again_in_their_order():
     alice = make_user("alice")
     versions = [make_builtin(alice, title="citadels", builtin="builder") for _ in range(5)]
