@@ -11,9 +11,10 @@ from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import BotVersion
-from arena.games.models import GameSeat
+from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating
 from arena.web import charts
+from arena.web.text import fixed, url_former
 
 from . import services
 from .forms import TournamentForm
@@ -139,6 +140,7 @@ def tournament_detail(request, tournament_id: int):
             "standings": standings,
             "standing_rows": standing_rows(standings),
             "page": page,
+            "games": game_rows(page.object_list),
             "entrants": entrants,
             "charts": charts.tournament_charts(tournament, standings),
         },
@@ -150,20 +152,36 @@ def standing_rows(standings: list[Rating]) -> list[dict]:
     filters: formatting (localized, value by value) and a URL reversed per row cost most of
     a ladder's tournament page, whose table has a row for each of its hundreds of entrant
     versions (bench/history.py)."""
-    urls: dict[int, str] = {}
+    bot_url = url_former("bot")
     rows = []
     for rank, r in enumerate(standings, start=1):
-        bot = r.bot_version.bot
-        if bot.pk not in urls:
-            urls[bot.pk] = bot.get_absolute_url()
-        average = r.average_score
         rows.append({
-            "rank": str(rank), "url": urls[bot.pk], "label": r.bot_version.label,
-            "ordinal": f"{r.ordinal:.2f}", "mu": f"{r.mu:.2f}", "sigma": f"{r.sigma:.2f}",
-            "games": str(r.games), "wins": str(r.wins),
-            "average_score": "" if average is None else f"{average:.1f}",
+            "rank": str(rank), "url": bot_url(r.bot_version.bot_id), "label": r.bot_version.label,
+            "ordinal": fixed(r.ordinal), "mu": fixed(r.mu), "sigma": fixed(r.sigma),
+            "games": str(r.games), "wins": str(r.wins), "average_score": fixed(r.average_score, 1),
             "faulted_games": str(r.faulted_games),
         })  # fmt: skip
+    return rows
+
+
+def game_rows(games) -> list[dict]:
+    """A page of games as the games table's cells (text): each seat's bot, its score and
+    rank once the game is finished, and its status unless it played cleanly. Written here
+    rather than by the template, which localized each number of its hundreds of seats."""
+    game_url = url_former("game")
+    rows = []
+    for game in games:
+        finished = game.status == Game.Status.FINISHED
+        seats = [
+            {"bot": s.bot_version.bot.name,
+             "result": f" ({s.score}, {s.rank})" if finished else "",
+             "flag": s.status if finished and s.status != GameSeat.Status.OK else ""}
+            for s in game.seats.all()
+        ]  # fmt: skip
+        rows.append(
+            {"url": game_url(game.pk), "number": str(game.number), "status": game.status,
+             "seats": seats}
+        )  # fmt: skip
     return rows
 
 
