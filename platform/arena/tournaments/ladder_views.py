@@ -176,7 +176,7 @@ def challenge_results(ladder, most: int = 20) -> list[Challenge]:
 def _history_traces(ladder, bots) -> list[dict]:
     """One line per bot: its ladder rating over its rated games there (thinned), a marker
     where a version begins."""
-    points = rating_lines([b.pk for b in bots], tournament=ladder.pk)
+    points = rating_lines([b.pk for b in bots], tournament=ladder.pk, dated=False)
     traces = []
     for bot in bots:
         line = [p for p in points if p["bot_id"] == bot.pk]

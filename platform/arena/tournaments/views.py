@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
 from django.views.decorators.http import require_POST
@@ -93,11 +92,13 @@ class NumberedPaginator(Paginator):
         return self._get_page(games, number, self)
 
 
-# The columns a page of games shows: a game's record, statistics and options, and a seat's
-# faults, details and logs, are not read (50 records decoded for nothing were a good part
-# of a ladder's tournament page, bench/history.py).
-GAME_COLUMNS = ("id", "tournament_id", "number", "status")
-SEAT_COLUMNS = ("id", "game_id", "seat", "bot_version_id", "score", "rank", "status")
+# What a page of games shows: a game's number and status, its seats' bots, scores, ranks and
+# statuses, read as columns (a game's record, statistics and options, and a seat's faults,
+# details and logs are not read: 50 records decoded for nothing were a good part of a
+# ladder's tournament page, bench/history.py; and 50 games' 200 seats, versions and bots
+# built as model instances were most of what remained).
+GAME_COLUMNS = ("id", "number", "status")
+SEAT_COLUMNS = ("game_id", "bot_version__bot__name", "score", "rank", "status")
 # And what the standings show of a rating (its version's label and bot).
 RATING_COLUMNS = (
     "id", "tournament_id", "bot_version_id", "mu", "sigma", "ordinal", "games", "wins",
@@ -115,14 +116,7 @@ def tournament_detail(request, tournament_id: int):
         .only(*RATING_COLUMNS)
         .order_by("-ordinal", "bot_version_id")
     )
-    seats = GameSeat.objects.select_related("bot_version__bot").only(
-        *SEAT_COLUMNS, "bot_version__bot__name"
-    )
-    games = (
-        tournament.games.only(*GAME_COLUMNS)
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("number")
-    )
+    games = tournament.games.order_by("number").values_list(*GAME_COLUMNS)
     page = NumberedPaginator(games, 50).get_page(request.GET.get("page"))
     entrants = [
         BotVersion.make_label(*row)
@@ -165,24 +159,28 @@ def standing_rows(standings: list[Rating]) -> list[dict]:
 
 
 def game_rows(games) -> list[dict]:
-    """A page of games as the games table's cells (text): each seat's bot, its score and
-    rank once the game is finished, and its status unless it played cleanly. Written here
-    rather than by the template, which localized each number of its hundreds of seats."""
-    game_url = url_former("game")
-    rows = []
-    for game in games:
-        finished = game.status == Game.Status.FINISHED
-        seats = [
-            {"bot": s.bot_version.bot.name,
-             "result": f" ({s.score}, {s.rank})" if finished else "",
-             "flag": s.status if finished and s.status != GameSeat.Status.OK else ""}
-            for s in game.seats.all()
-        ]  # fmt: skip
-        rows.append(
-            {"url": game_url(game.pk), "number": str(game.number), "status": game.status,
-             "seats": seats}
+    """A page of games (rows of :data:`GAME_COLUMNS`) as the games table's cells (text):
+    each seat's bot, its score and rank once the game is finished, and its status unless it
+    played cleanly. Written here rather than by the template, which localized each number
+    of its hundreds of seats."""
+    games = list(games)
+    seats: dict[int, list[dict]] = {game_id: [] for game_id, _, _ in games}
+    finished = {game_id for game_id, _, status in games if status == Game.Status.FINISHED}
+    for game_id, bot, score, rank, status in (
+        GameSeat.objects.filter(game_id__in=seats)
+        .order_by("game_id", "seat")
+        .values_list(*SEAT_COLUMNS)
+    ):
+        done = game_id in finished
+        seats[game_id].append(
+            {"bot": bot, "result": f" ({score}, {rank})" if done else "",
+             "flag": status if done and status != GameSeat.Status.OK else ""}
         )  # fmt: skip
-    return rows
+    game_url = url_former("game")
+    return [
+        {"url": game_url(game_id), "number": str(number), "status": status, "seats": seats[game_id]}
+        for game_id, number, status in games
+    ]
 
 
 @login_required
