@@ -29,15 +29,14 @@ from .models import Rating, RatingChange
 MOST_POINTS = 200
 
 COLUMNS = (
-    "bot_id", "bot", "bot_version_id", "version", "version_uploaded", "tournament_id",
-    "game_id", "finished_at", "mu", "sigma", "ordinal", "games", "game_index", "new_version",
+    "bot_id", "bot", "bot_version_id", "version", "tournament_id", "game_id", "finished_at",
+    "mu", "sigma", "ordinal", "games", "game_index", "new_version",
 )  # fmt: skip
 """A point's fields: ``games`` is how many rated games it stands for (the run's last one is
 ``game_id``), ``game_index`` how many of the bot's rated games of the line it has reached,
 ``new_version`` whether its version differs from the point before (the first point's
-included). Without ``dated``, a point has no ``version_uploaded`` nor ``finished_at``
-(:data:`DATED`)."""
-DATED = ("version_uploaded", "finished_at")
+included). Without ``dated``, a point has no ``finished_at`` (:data:`DATED`)."""
+DATED = ("finished_at",)
 
 NAMES = {
     "point": RatingPoint, "change": RatingChange, "rating": Rating, "game": Game,
@@ -84,13 +83,13 @@ def _line(points: str, condition: str, kept: str, dated: bool) -> str:
     return build(
         """
         SELECT r.bot_id, b.{bot.name} AS bot, r.bot_version_id, r.version, """
-        + ("r.version_uploaded, r.finished_at, " if dated else "")
+        + ("r.finished_at, " if dated else "")
         + """r.tournament_id, r.game_id, r.mu, r.sigma, r.ordinal, r.games, r.game_index,
                CASE WHEN r.previous_version IS NULL OR r.previous_version <> r.bot_version_id
                     THEN 1 ELSE 0 END AS new_version
         FROM (
             SELECT v.{version.bot} AS bot_id, h.bot_version_id, v.{version.number} AS version,
-                   v.{version.created} AS version_uploaded, h.tournament_id, h.game_id,
+                   h.tournament_id, h.game_id,
                    h.finished_at, h.mu, h.sigma, h.ordinal, h.games,
                    CAST(SUM(h.games) OVER series AS BIGINT) AS game_index,
                    ROW_NUMBER() OVER series AS point,
@@ -133,9 +132,10 @@ def rating_lines(
     points: ``title``, ``players``, ``tournament_id``, ``day``, ``bot_version_id``) and its
     parameters, the dashboards' filters. ``most``: thin each bot's line to about that many
     points, every version change kept; None keeps every point. ``dated=False`` leaves the
-    points' timestamps out (:data:`DATED`), for the pages' charts, which draw points by game:
-    read as timestamps (Django's loader of them runs in Python) they cost three quarters of
-    a line's Python time, the charts of a ladder's tournament page 8 ms (bench/history.py)."""
+    points' finish out (:data:`DATED`), for the pages' charts, which draw points by game:
+    read as timestamps (Django's loader of them runs in Python), the finish and the
+    version's upload (which nothing read, and no point has now) cost three quarters of a
+    line's Python time, the charts of a ladder's tournament page 8 ms (bench/history.py)."""
     if not bots:
         return []
     clause, params = condition or ("1 = 1", [])
