@@ -319,7 +319,7 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
     return _rows(
         sql(f"""SELECT {selected} FROM (
             SELECT v.{{v.bot}} AS bot_id, h.bot_version_id, v.{{v.number}} AS version,
-                   v.{{v.created}} AS version_uploaded, h.tournament_id, h.game_id,
+                   h.tournament_id, h.game_id,
                    h.finished_at, h.mu, h.sigma, h.ordinal, h.games,
                    CAST(SUM(h.games) OVER series AS BIGINT) AS game_index,
                    ROW_NUMBER() OVER series AS point,
@@ -337,8 +337,8 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
 
 
 HISTORY_COLUMNS = (
-    "bot_id", "bot", "bot_version_id", "version", "version_uploaded", "tournament_id",
-    "game_id", "finished_at", "mu", "sigma", "ordinal", "games", "game_index",
+    "bot_id", "bot", "bot_version_id", "version", "tournament_id", "game_id", "finished_at",
+    "mu", "sigma", "ordinal", "games", "game_index",
 )  # fmt: skip
 
 

@@ -4,6 +4,7 @@ large export never sits in memory; a seat's stderr log as text."""
 from __future__ import annotations
 
 import csv
+import itertools
 from collections.abc import Iterable, Iterator
 
 from django.http import HttpResponse, StreamingHttpResponse
@@ -49,21 +50,24 @@ class _Echo:
         return value
 
 
-def _stream(header: list[str], rows: Iterable[list], filename: str) -> StreamingHttpResponse:
+def _stream(header: list[str], pages: Iterable[list[list]], filename: str) -> StreamingHttpResponse:
+    """``pages`` (lists of rows) as CSV, each page written as one piece of the response: a
+    piece per row cost the response's conversion of each to bytes, as much as the writing."""
     writer = csv.writer(_Echo())
 
     def lines() -> Iterator[str]:
         yield writer.writerow(header)
-        for row in rows:
-            yield writer.writerow(row)
+        for page in pages:
+            yield "".join([writer.writerow(row) for row in page])
 
     response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-# Games per page of the games CSV: a page's seats are read in one statement.
-CSV_GAMES = 500
+# Games per page of the games CSV: a page's seats are read in one statement. About 1,000
+# rows of a four-seat title: the first rows come as soon as one such page is read.
+CSV_GAMES = 250
 
 
 def games_csv(games, filename: str) -> StreamingHttpResponse:
@@ -74,14 +78,13 @@ def games_csv(games, filename: str) -> StreamingHttpResponse:
     come as soon as a short one's, and each later page as fast."""
     ids = games.order_by("id").values_list("id", flat=True)
 
-    def rows():
+    def pages():
         last = 0
         while page := list(ids.filter(id__gt=last)[:CSV_GAMES]):
             last = page[-1]
-            for row in _seat_rows(page):
-                yield _game_row(row)
+            yield [_game_row(row) for row in _seat_rows(page)]
 
-    return _stream(GAME_COLUMNS, rows(), filename)
+    return _stream(GAME_COLUMNS, pages(), filename)
 
 
 def _seat_rows(games: list[int]) -> list[tuple]:
@@ -127,7 +130,7 @@ def _game_row(row: tuple) -> list:
 
 
 def standings_csv(ratings, filename: str) -> StreamingHttpResponse:
-    """A tournament's ratings, best first, as CSV."""
+    """A tournament's ratings, best first, as CSV (a page of ``CHUNK`` rows at a time)."""
 
     def rows():
         for position, r in enumerate(ratings.iterator(chunk_size=CHUNK), start=1):
@@ -137,7 +140,12 @@ def standings_csv(ratings, filename: str) -> StreamingHttpResponse:
                 r.faulted_games,
             ]  # fmt: skip
 
-    return _stream(STANDING_COLUMNS, rows(), filename)
+    def pages():
+        found = rows()
+        while page := list(itertools.islice(found, CHUNK)):
+            yield page
+
+    return _stream(STANDING_COLUMNS, pages(), filename)
 
 
 def text(body: str) -> HttpResponse:

@@ -4,6 +4,8 @@ Wilson intervals, and how often the new one finished above the old where they me
 
 from __future__ import annotations
 
+from django.db.models import Max, Min
+
 from arena.games.models import GameSeat
 from arena.ratings.models import Rating
 from engine.core.stats import wilson_interval
@@ -24,11 +26,35 @@ def _side(rating: Rating, which: str) -> dict:
     }
 
 
+def _games_span(version) -> tuple[int | None, int | None]:
+    """The first and last game a version sat in (two probes of the seats' (version, game)
+    index)."""
+    span = GameSeat.objects.filter(bot_version=version).aggregate(Min("game_id"), Max("game_id"))
+    return span["game_id__min"], span["game_id__max"]
+
+
 def head_to_head(ladder_id: int, new, old) -> dict:
-    """The games of the ladder in which both versions sat: new above, level, below."""
-    seats = GameSeat.objects.filter(
-        game__tournament_id=ladder_id, game__status="finished", bot_version__in=[new, old]
-    ).values_list("game_id", "bot_version_id", "rank")
+    """The games of the ladder in which both versions sat: new above, level, below. Only the
+    seats of the games between the later first game and the earlier last game of the two
+    are read: a version replaced by the next plays on only while they are compared, so
+    this is what they played together, not every game of both (which grew with the
+    history: tens of thousands of seats at a million games)."""
+    (new_first, new_last), (old_first, old_last) = _games_span(new), _games_span(old)
+    if None in (new_first, old_first):
+        low, high = 0, -1  # one of them never sat: they never met
+    else:
+        low, high = max(new_first, old_first), min(new_last, old_last)
+    seats = (
+        GameSeat.objects.filter(
+            game__tournament_id=ladder_id,
+            game__status="finished",
+            bot_version__in=[new, old],
+            game_id__gte=low,
+            game_id__lte=high,
+        )
+        .order_by()  # any order: the seats are grouped by game below
+        .values_list("game_id", "bot_version_id", "rank")
+    )
     ranks: dict[int, dict[int, int]] = {}
     for game, version, rank in seats:
         ranks.setdefault(game, {})[version] = rank

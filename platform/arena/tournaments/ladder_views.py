@@ -17,10 +17,11 @@ from arena.bots.models import Bot
 from arena.games.models import Game, GameSeat
 from arena.ratings.lines import rating_lines
 from arena.web.plots import axis
+from arena.web.text import fixed, percent, url_former, when
 
 from . import house_ladders, ladders
 from .forms import parse_options
-from .leaderboard import leaderboard, past_versions
+from .leaderboard import Row, leaderboard, past_versions
 from .models import Challenge, Entrant, Tournament
 from .services import TournamentError
 
@@ -109,12 +110,35 @@ def ladder_detail(request, ladder_id: int):
         {
             "ladder": ladder,
             "rows": rows,
+            "board": board_rows(rows),
             "past": past_versions(ladder),
             "challenges": challenge_results(ladder),
             "form": form,
             "chart": chart,
         },
     )
+
+
+def board_rows(rows: list[Row]) -> list[dict]:
+    """The leaderboard's cells as text, written here once per row (``arena.web.text``): a
+    ladder's leaderboard has a row for each of its bots."""
+    bot_url = url_former("bot")
+    board = []
+    for r in rows:
+        rating, bot = r.rating, r.bot
+        win = ""
+        if r.win_rate is not None:
+            low, high = r.win_interval
+            win = f"{percent(r.win_rate)} % ({percent(low)}–{percent(high)} %)"
+        board.append({
+            "rank": str(r.rank), "url": bot_url(bot.pk), "bot": f"{bot.owner.username}/{bot.name}",
+            "suspended": r.status == Entrant.Status.SUSPENDED, "version": f"v{r.version.number}",
+            "ordinal": fixed(rating.ordinal), "mu": fixed(rating.mu), "sigma": fixed(rating.sigma),
+            "games": str(rating.games), "win_rate": win,
+            "fault_rate": "" if r.fault_rate is None else f"{percent(r.fault_rate)} %",
+            "last_game": when(r.last_game),
+        })  # fmt: skip
+    return board
 
 
 def challenge_results(ladder, most: int = 20) -> list[Challenge]:
@@ -152,7 +176,7 @@ def challenge_results(ladder, most: int = 20) -> list[Challenge]:
 def _history_traces(ladder, bots) -> list[dict]:
     """One line per bot: its ladder rating over its rated games there (thinned), a marker
     where a version begins."""
-    points = rating_lines([b.pk for b in bots], tournament=ladder.pk)
+    points = rating_lines([b.pk for b in bots], tournament=ladder.pk, dated=False)
     traces = []
     for bot in bots:
         line = [p for p in points if p["bot_id"] == bot.pk]

@@ -10,6 +10,7 @@ from datetime import datetime
 from django.db.models import OuterRef, Subquery
 
 from arena.ratings.models import Rating, RatingChange
+from arena.web.text import url_former, when
 from engine.core.stats import wilson_interval
 
 from .models import Entrant, Tournament
@@ -78,10 +79,26 @@ def leaderboard(ladder: Tournament) -> list[Row]:
     return rows
 
 
-def past_versions(ladder: Tournament) -> list[Entrant]:
-    """Entrants no longer playing (replaced, withdrawn), newest first: their history stays."""
-    return list(
+def past_versions(ladder: Tournament) -> list[dict]:
+    """Entrants no longer playing (replaced, withdrawn), newest first: their history stays.
+    Each as the page's cells (text): a ladder keeps every version it has had, hundreds of
+    rows read as columns, not as entrants, versions, bots and owners."""
+    bot_url = url_former("bot")
+    statuses = dict(Entrant.Status.choices)
+    rows = (
         ladder.entries.exclude(status__in=SHOWN)
-        .select_related("bot_version__bot__owner")
         .order_by("-left_at", "-id")
+        .values_list(
+            "bot_version__bot_id",
+            "bot_version__bot__owner__username",
+            "bot_version__bot__name",
+            "bot_version__number",
+            "status",
+            "left_at",
+        )  # fmt: skip
     )
+    return [
+        {"url": bot_url(bot), "bot": f"{owner}/{name}", "version": f"v{number}",
+         "status": statuses[status], "left": when(left_at)}
+        for bot, owner, name, number, status, left_at in rows
+    ]  # fmt: skip

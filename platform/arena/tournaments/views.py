@@ -4,16 +4,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
 from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import BotVersion
-from arena.games.models import GameSeat
+from arena.games.models import Game, GameSeat
 from arena.ratings.models import Rating
 from arena.web import charts
+from arena.web.text import fixed, url_former
 
 from . import services
 from .forms import TournamentForm
@@ -92,11 +92,13 @@ class NumberedPaginator(Paginator):
         return self._get_page(games, number, self)
 
 
-# The columns a page of games shows: a game's record, statistics and options, and a seat's
-# faults, details and logs, are not read (50 records decoded for nothing were a good part
-# of a ladder's tournament page, bench/history.py).
-GAME_COLUMNS = ("id", "tournament_id", "number", "status")
-SEAT_COLUMNS = ("game_id", "seat", "bot_version_id", "score", "rank", "status")
+# What a page of games shows: a game's number and status, its seats' bots, scores, ranks and
+# statuses, read as columns (a game's record, statistics and options, and a seat's faults,
+# details and logs are not read: 50 records decoded for nothing were a good part of a
+# ladder's tournament page, bench/history.py; and 50 games' 200 seats, versions and bots
+# built as model instances were most of what remained).
+GAME_COLUMNS = ("id", "number", "status")
+SEAT_COLUMNS = ("game_id", "bot_version__bot__name", "score", "rank", "status")
 # And what the standings show of a rating (its version's label and bot).
 RATING_COLUMNS = (
     "id", "tournament_id", "bot_version_id", "mu", "sigma", "ordinal", "games", "wins",
@@ -114,14 +116,7 @@ def tournament_detail(request, tournament_id: int):
         .only(*RATING_COLUMNS)
         .order_by("-ordinal", "bot_version_id")
     )
-    seats = GameSeat.objects.select_related("bot_version__bot").only(
-        *SEAT_COLUMNS, "bot_version__bot__name"
-    )
-    games = (
-        tournament.games.only(*GAME_COLUMNS)
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("number")
-    )
+    games = tournament.games.order_by("number").values_list(*GAME_COLUMNS)
     page = NumberedPaginator(games, 50).get_page(request.GET.get("page"))
     entrants = [
         BotVersion.make_label(*row)
@@ -139,6 +134,7 @@ def tournament_detail(request, tournament_id: int):
             "standings": standings,
             "standing_rows": standing_rows(standings),
             "page": page,
+            "games": game_rows(page.object_list),
             "entrants": entrants,
             "charts": charts.tournament_charts(tournament, standings),
         },
@@ -150,21 +146,41 @@ def standing_rows(standings: list[Rating]) -> list[dict]:
     filters: formatting (localized, value by value) and a URL reversed per row cost most of
     a ladder's tournament page, whose table has a row for each of its hundreds of entrant
     versions (bench/history.py)."""
-    urls: dict[int, str] = {}
+    bot_url = url_former("bot")
     rows = []
     for rank, r in enumerate(standings, start=1):
-        bot = r.bot_version.bot
-        if bot.pk not in urls:
-            urls[bot.pk] = bot.get_absolute_url()
-        average = r.average_score
         rows.append({
-            "rank": str(rank), "url": urls[bot.pk], "label": r.bot_version.label,
-            "ordinal": f"{r.ordinal:.2f}", "mu": f"{r.mu:.2f}", "sigma": f"{r.sigma:.2f}",
-            "games": str(r.games), "wins": str(r.wins),
-            "average_score": "" if average is None else f"{average:.1f}",
+            "rank": str(rank), "url": bot_url(r.bot_version.bot_id), "label": r.bot_version.label,
+            "ordinal": fixed(r.ordinal), "mu": fixed(r.mu), "sigma": fixed(r.sigma),
+            "games": str(r.games), "wins": str(r.wins), "average_score": fixed(r.average_score, 1),
             "faulted_games": str(r.faulted_games),
         })  # fmt: skip
     return rows
+
+
+def game_rows(games) -> list[dict]:
+    """A page of games (rows of :data:`GAME_COLUMNS`) as the games table's cells (text):
+    each seat's bot, its score and rank once the game is finished, and its status unless it
+    played cleanly. Written here rather than by the template, which localized each number
+    of its hundreds of seats."""
+    games = list(games)
+    seats: dict[int, list[dict]] = {game_id: [] for game_id, _, _ in games}
+    finished = {game_id for game_id, _, status in games if status == Game.Status.FINISHED}
+    for game_id, bot, score, rank, status in (
+        GameSeat.objects.filter(game_id__in=seats)
+        .order_by("game_id", "seat")
+        .values_list(*SEAT_COLUMNS)
+    ):
+        done = game_id in finished
+        seats[game_id].append(
+            {"bot": bot, "result": f" ({score}, {rank})" if done else "",
+             "flag": status if done and status != GameSeat.Status.OK else ""}
+        )  # fmt: skip
+    game_url = url_former("game")
+    return [
+        {"url": game_url(game_id), "number": str(number), "status": status, "seats": seats[game_id]}
+        for game_id, number, status in games
+    ]
 
 
 @login_required

@@ -39,7 +39,7 @@ def bot_rating(bot) -> Chart:
     """The bot's μ − 3σ over its rated games, in the order they finished (thinned: points
     of runs of games, ``arena.ratings.lines``), one line per tournament (ratings are per
     tournament); a triangle where a version first played after another had."""
-    points = rating_lines([bot.pk])
+    points = rating_lines([bot.pk], dated=False)
     names = dict(
         Tournament.objects.filter(pk__in={p["tournament_id"] for p in points}).values_list(
             "pk", "name"
@@ -156,7 +156,7 @@ def tournament_ratings(tournament, standings) -> Chart:
     standings = list(standings)
     entrants = list(dict.fromkeys(r.bot_version.bot_id for r in standings))
     bots = entrants[:TOURNAMENT_LINES]
-    points = rating_lines(bots, tournament=tournament.pk)
+    points = rating_lines(bots, tournament=tournament.pk, dated=False)
     traces = []
     for bot in bots:
         line = [p for p in points if p["bot_id"] == bot]

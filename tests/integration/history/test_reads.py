@@ -9,7 +9,7 @@ from arena.api import exports
 from arena.bots.models import Bot, BotVersion
 from arena.games import totals
 from arena.games.models import AnalyticsPending, Game, GameSeat
-from arena.ratings.lines import MOST_POINTS, rating_lines
+from arena.ratings.lines import DATED, MOST_POINTS, rating_lines
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.models import Entrant
@@ -56,6 +56,17 @@ def test_a_drawn_line_is_thinned_and_keeps_each_new_version(long_history):
     assert len(drawn) < len(full)
     assert drawn[-1] == full[-1]
     assert [p["version"] for p in drawn if p["new_version"]] == list(range(1, VERSIONS + 1))
+
+
+def test_a_line_without_dates_is_the_same_points_without_their_timestamps(long_history):
+    ladder = ladder_of(long_history)
+    bots = list(
+        Bot.objects.filter(name__startswith="history-citadels-").values_list("pk", flat=True)
+    )
+    dated = rating_lines(bots[:3], tournament=ladder)
+    assert dated and all(p["finished_at"] is not None for p in dated)
+    undated = [{k: v for k, v in p.items() if k not in DATED} for p in dated]
+    assert rating_lines(bots[:3], tournament=ladder, dated=False) == undated
 
 
 def test_rating_changes_not_folded_yet_are_drawn(long_history):
@@ -143,9 +154,9 @@ def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_hist
     assert chart.games == games.filter(rated=True).count()
     last = page.context["page"].paginator.num_pages
     assert last == -(-games.count() // 50)
-    shown = client.get(f"/tournaments/{ladder}/?page={last}").context["page"].object_list
+    shown = client.get(f"/tournaments/{ladder}/?page={last}").context["games"]
     numbers = sorted(games.values_list("number", flat=True))
-    assert [g.number for g in shown] == numbers[(last - 1) * 50 :]
+    assert [int(g["number"]) for g in shown] == numbers[(last - 1) * 50 :]
 
 
 def test_a_ladders_tournament_page_lists_every_entrant_and_tables_the_drawn_bots(

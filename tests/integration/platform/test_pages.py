@@ -258,3 +258,57 @@ def test_new_against_previous_on_a_three_seat_ladder_seats_one_more_bot_the_same
         ladders.challenge_previous_version(
             requester=make_user("bob"), ladder=ladder, bot=first.bot, games=1
         )
+
+
+def test_the_tournament_page_tables_each_games_seats_with_scores_ranks_and_faults(client, played):
+    game = played.games.order_by("number").first()
+    seat = game.seats.order_by("seat").first()
+    GameSeat.objects.filter(pk=seat.pk).update(status="faulted")
+    queued = Game.objects.create(tournament=played, number=3, seed=3, status="queued")
+    GameSeat.objects.create(game=queued, seat=0, bot_version=seat.bot_version)
+    html = client.get(f"/tournaments/{played.pk}/").content.decode()
+    rows = html.split('id="games"')[1].split("</table>")[0].split("<tr>")[2:]
+    assert len(rows) == 3 and f'href="/games/{game.pk}/">1</a>' in rows[0]
+    first = " · ".join(
+        f"{s.bot_version.bot.name} ({s.score}, {s.rank})"
+        + (' <span class="badge faulted">faulted</span>' if s.seat == 0 else "")
+        for s in game.seats.order_by("seat").select_related("bot_version__bot")
+    )
+    assert f"<td>{first}</td>" in rows[0]
+    assert f"<td>{seat.bot_version.bot.name}</td>" in rows[2] and "badge queued" in rows[2]
+
+
+def test_the_ladder_page_tables_its_leaderboard_and_earlier_versions(client, two_versions):
+    ladder, first, second = two_versions
+    html = client.get(f"/ladders/{ladder.pk}/").content.decode()
+    board = html.split('id="leaderboard"')[1].split("</table>")[0]
+    rating = Rating.objects.get(tournament=ladder, bot_version=second)
+    mine = next(row for row in board.split("<tr")[2:] if "/mine</a>" in row)
+    assert f'<a href="/bots/{first.bot.pk}/">alice/mine</a>' in mine and "<td>v2</td>" in mine
+    assert f'<td class="num">{rating.mu:.2f}</td><td class="num">{rating.sigma:.2f}</td>' in mine
+    assert f'<td class="num">{rating.games}</td>' in mine
+    won = round(100 * rating.wins / rating.games)
+    assert f'<td class="num">{won} % (' in mine
+    past = html.split('id="past"')[1].split("</table>")[0]
+    left = ladder.entries.get(bot_version=first).left_at
+    assert f"<td>v1</td><td>replaced by a newer version</td><td>{left:%Y-%m-%d %H:%M}</td>" in past
+
+
+def test_the_bot_page_counts_the_games_where_its_two_versions_met(client, two_versions):
+    ladder, first, second = two_versions
+    # Games of the ladder where both sat, after both had played (as a challenge's would
+    # be), the new version above, level and below; and one not finished.
+    last = ladder.games.order_by("-number").first().number
+    for offset, (new_rank, old_rank, status) in enumerate(
+        [(1, 2, "finished"), (1, 1, "finished"), (2, 1, "finished"), (1, 2, "finished"),
+         (1, 2, "running")]
+    ):  # fmt: skip
+        game = Game.objects.create(
+            tournament=ladder, number=last + 1 + offset, seed=offset, status=status
+        )
+        GameSeat.objects.create(game=game, seat=0, bot_version=second, rank=new_rank)
+        GameSeat.objects.create(game=game, seat=1, bot_version=first, rank=old_rank)
+    html = client.get(f"/bots/{first.bot.pk}/").content.decode()
+    said = html.split('class="head-to-head">')[1].split("</p>")[0]
+    # 4 finished: above in 2, level in 1: (2 + 1/2) / 4
+    assert "Where they met (4 games), v2 finished above v1 in 62 % of them" in said
