@@ -166,7 +166,7 @@ def top_up_ladder(tournament: Tournament, *, faulted: tuple[int, ...] = ()) -> i
         GameSeat.objects.filter(game__tournament=tournament)
         .exclude(game__status__in=[Game.Status.FAILED, Game.Status.VOID])
         .values_list("bot_version")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("*"))
     )
     counts = [played.get(v.pk, 0) for v in versions]
     ordinals = [ratings[v.pk].ordinal if v.pk in ratings else 0.0 for v in versions]

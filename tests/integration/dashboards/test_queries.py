@@ -14,7 +14,7 @@ from django.http import QueryDict
 
 import engine
 from arena.games import totals
-from arena.games.models import AnalyticsFact, Game, GameSeat
+from arena.games.models import AnalyticsFact, Game, GameSeat, with_records
 from arena.games.results import replayed_result
 from dashboards import queries, tables
 from dashboards.queries import Selection, SelectionError, selection_from
@@ -166,7 +166,7 @@ def facts_of_record(game: int, digest: str) -> list[list]:
     """The fact rows of a game's record as its replay derives them, once per record (by its
     seal's digest): the recounts ask again for every selection and kind."""
     if digest not in _FACTS:
-        record = Game.objects.values_list("record", flat=True).get(pk=game)
+        record = with_records(Game.objects.filter(pk=game)).get().record  # read whole
         title = engine.title(record["title"])
         _FACTS[digest] = fact_rows(title, title.replay(record))
     return _FACTS[digest]

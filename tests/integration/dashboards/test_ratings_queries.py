@@ -232,7 +232,7 @@ def test_negative_values_fall_in_the_bin_below_zero(history):
 
 def test_fault_rates_equal_a_recount_of_the_seats(history):
     # a fault of the built-in bots is rare: make some, so the recount has something to count
-    seats = GameSeat.objects.filter(game__tournament__title="citadels").order_by("id")
+    seats = GameSeat.objects.filter(game__tournament__title="citadels").order_by("game", "seat")
     GameSeat.objects.filter(pk__in=list(seats.values_list("pk", flat=True)[:40:3])).update(
         status="faulted", fault_count=2
     )
