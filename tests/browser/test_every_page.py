@@ -2,17 +2,24 @@
 (390x844) and a desktop (1440x900): no page wider than its screen, no console error or failed
 request, every Plotly chart with titles on both axes, every filtered dashboard's downloads
 answering, the game viewer's board in the first screen and in the window after each step,
-and no serious or critical accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``."""
+and no serious or critical accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``.
+
+The tests only read the site (a login adds a session), so it is built once for the module, on
+a live server of its own, and the database is emptied after the module's last test: each test
+building it again (6.5 s for 48 games) and ``transaction=True`` flushing it after each cost
+the five tests about 25 s."""
 
 import os
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from pytest_django.live_server_helper import LiveServer
 
 from tests.browser import site
 from tests.browser.test_viewer import browser  # noqa: F401 - the Chromium fixture
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "pages"
 SCREENS = {"phone": (390, 844), "desktop": (1440, 900)}
@@ -27,6 +34,25 @@ AXIS_TITLES = """() => [...document.querySelectorAll('div.plot')].flatMap(div =>
     .filter(name => !(((div.layout[name] || {}).title || {}).text || '').trim())
     .map(name => div.id + ' ' + name);
 })"""
+
+
+@pytest.fixture(scope="module")
+def served_site(django_db_setup, django_db_blocker):
+    """The 48-game site, committed, and a live server of its own on it: (its URL, the page
+    types' paths). Not pytest-django's ``live_server``: a test using that one is made
+    transactional, and the database flushed after it. The database stays open to the tests
+    and the server thread until the module is done, then is emptied, as a transactional test
+    leaves it."""
+    with django_db_blocker.unblock():
+        try:
+            paths = site.page_types(site.build())
+            server = LiveServer("localhost")
+            try:
+                yield server.url, paths
+            finally:
+                server.stop()
+        finally:
+            call_command("flush", interactive=False, verbosity=0)
 
 
 def _logged_in(chromium, base: str, screen: str):
@@ -65,19 +91,19 @@ def _open(page, url: str) -> None:
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
     browser,  # noqa: F811
-    live_server,
+    served_site,
     screen,
 ):
     from axe_playwright_python.sync_playwright import Axe
 
-    paths = site.page_types(site.build())
+    base, paths = served_site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     axe = Axe()
     problems: list[str] = []
     width, _ = SCREENS[screen]
-    page = _logged_in(browser, live_server.url, screen)
+    page = _logged_in(browser, base, screen)
     for name, path in paths.items():
-        _open(page, live_server.url + path)
+        _open(page, base + path)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}.png"), full_page=True)
         wide = page.evaluate("document.documentElement.scrollWidth")
         if wide > width:
@@ -95,22 +121,22 @@ def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
     assert problems == [], "\n".join(problems)
 
 
-def test_the_viewer_board_is_in_the_first_desktop_screen(browser, live_server):  # noqa: F811
-    paths = site.page_types(site.build(games=16))
-    page = _logged_in(browser, live_server.url, "desktop")
+def test_the_viewer_board_is_in_the_first_desktop_screen(browser, served_site):  # noqa: F811
+    base, paths = served_site
+    page = _logged_in(browser, base, "desktop")
     for name in ("game-citadels", "game-praga"):
-        _open(page, live_server.url + paths[name])
+        _open(page, base + paths[name])
         page.wait_for_selector(".mv-board .mv-part")
         top = page.evaluate("document.querySelector('.mv-board').getBoundingClientRect().top")
         assert top < 600, (name, top)
     assert page.problems == []
 
 
-def test_every_filtered_dashboard_downloads_csv_and_json(browser, live_server):  # noqa: F811
-    site.build(games=16)
-    page = _logged_in(browser, live_server.url, "desktop")
+def test_every_filtered_dashboard_downloads_csv_and_json(browser, served_site):  # noqa: F811
+    base, _ = served_site
+    page = _logged_in(browser, base, "desktop")
     for name in ("seats", "characters", "cranes", "ratings"):
-        _open(page, f"{live_server.url}/dashboards/{name}/?{EMPTY_FORM}")
+        _open(page, f"{base}/dashboards/{name}/?{EMPTY_FORM}")
         with page.expect_navigation():
             page.click("#filters button[type=submit]")  # Show, as a person presses it
         page.wait_for_function(DRAWN)
@@ -126,11 +152,11 @@ def test_every_filtered_dashboard_downloads_csv_and_json(browser, live_server): 
 
 def test_the_organisers_entrant_list_offers_only_the_chosen_titles_versions(
     browser,  # noqa: F811
-    live_server,
+    served_site,
 ):
-    site.build(games=16)
-    page = _logged_in(browser, live_server.url, "phone")
-    _open(page, live_server.url + "/tournaments/new/")
+    base, _ = served_site
+    page = _logged_in(browser, base, "phone")
+    _open(page, base + "/tournaments/new/")
     for title in ("praga", "citadels"):
         page.select_option("#id_title", title)
         shown = page.eval_on_selector_all(
@@ -149,14 +175,14 @@ BOARD_BOX = """() => {
 }"""
 
 
-def test_the_viewer_keeps_the_board_in_view_while_stepping(browser, live_server):  # noqa: F811
-    paths = site.page_types(site.build(games=16))
+def test_the_viewer_keeps_the_board_in_view_while_stepping(browser, served_site):  # noqa: F811
+    base, paths = served_site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     problems = []
     for screen in SCREENS:
-        page = _logged_in(browser, live_server.url, screen)
+        page = _logged_in(browser, base, screen)
         for name in ("game-citadels", "game-praga"):
-            _open(page, live_server.url + paths[name])
+            _open(page, base + paths[name])
             page.wait_for_selector(".mv-board .mv-part")
             for step in range(8):
                 if step == 2:  # the person scrolls down the page to read the log or seats
