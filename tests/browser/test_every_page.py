@@ -19,7 +19,10 @@ from pytest_django.live_server_helper import LiveServer
 from tests.browser import site
 from tests.browser.test_viewer import browser  # noqa: F401 - the Chromium fixture
 
-pytestmark = pytest.mark.browser
+# django_db (not transactional): pytest-django makes the test database only for a session
+# with a test that asks for it, and each test's own atomic block hides nothing from the server
+# (the site is committed before it opens; the server thread writes in its own connection).
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", "test-artifacts")) / "pages"
 SCREENS = {"phone": (390, 844), "desktop": (1440, 900)}
