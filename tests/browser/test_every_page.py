@@ -2,12 +2,14 @@
 (390x844) and a desktop (1440x900): no page wider than its screen, no console error or failed
 request, every Plotly chart with titles on both axes, every filtered dashboard's downloads
 answering, the game viewer's board in the first screen and in the window after each step,
-and no serious or critical accessibility violation by axe-core. Screenshots go to ``test-artifacts/pages/``.
+and no serious or critical accessibility violation by axe-core; each dashboard's graphs drawn
+and changed by a filter. Screenshots go to ``test-artifacts/pages/``.
 
 The tests only read the site (a login adds a session), so it is built once for the module, on
 a live server of its own, and the database is emptied after the module's last test: each test
 building it again (6.5 s for 48 games) and ``transaction=True`` flushing it after each cost
-the five tests about 25 s."""
+the five tests about 25 s (the dashboards' test, once a module of its own, played the
+same 48 games for itself)."""
 
 import os
 from pathlib import Path
@@ -16,6 +18,8 @@ import pytest
 from django.core.management import call_command
 from pytest_django.live_server_helper import LiveServer
 
+from arena.bots.models import Bot
+from arena.tournaments.models import Tournament
 from tests.browser import site
 from tests.browser.test_viewer import browser  # noqa: F401 - the Chromium fixture
 
@@ -58,7 +62,9 @@ def served_site(django_db_setup, django_db_blocker):
             call_command("flush", interactive=False, verbosity=0)
 
 
-def _logged_in(chromium, base: str, screen: str):
+def _watched(chromium, screen: str):
+    """A new page at ``screen``'s size whose console errors, uncaught errors and failed
+    responses gather in ``page.problems``."""
     width, height = SCREENS[screen]
     page = chromium.new_context(viewport={"width": width, "height": height}).new_page()
     page.problems = []
@@ -68,6 +74,11 @@ def _logged_in(chromium, base: str, screen: str):
         "response",
         lambda r: page.problems.append(f"{r.status}: {r.url}") if r.status >= 400 else None,
     )
+    return page
+
+
+def _logged_in(chromium, base: str, screen: str):
+    page = _watched(chromium, screen)
     page.goto(base + "/login/")
     page.fill("#id_username", "history")
     page.fill("#id_password", PASSWORD)
@@ -89,6 +100,13 @@ def _open(page, url: str) -> None:
     page.wait_for_function(DRAWN)
 
 
+def _screenshot(page, name: str) -> None:
+    """The whole page, for a person to look at (no test reads it): JPEG, as PNG took twice
+    as long to encode (2.9 s against 1.5 s a phone walk at load 3.5)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.jpeg"), full_page=True, quality=80)
+
+
 # One test per screen (the longest test of the suite when it walked both): two xdist workers
 # can walk them at the same time.
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -107,7 +125,7 @@ def test_every_page_type_fits_the_screen_draws_titled_charts_and_logs_no_error(
     page = _logged_in(browser, base, screen)
     for name, path in paths.items():
         _open(page, base + path)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{screen}.png"), full_page=True)
+        _screenshot(page, f"{name}-{screen}")
         wide = page.evaluate("document.documentElement.scrollWidth")
         if wide > width:
             problems.append(f"{name} at {screen}: {wide} px wide")
@@ -207,3 +225,74 @@ def test_the_viewer_keeps_the_board_in_view_while_stepping(browser, served_site)
         problems += page.problems
         page.context.close()
     assert problems == [], "\n".join(problems)
+
+
+def traces(page) -> dict[str, int]:
+    """Plotly's own count of the traces drawn in each graph of the page."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('div.plot')]
+             .map(d => [d.id, (d.data || []).length]))"""
+    )
+
+
+# Each dashboard, as someone not signed in opens it: it loads, its Plotly graphs have traces, a
+# filter changes a figure. Its own module once (tests/browser/test_dashboards.py), which
+# played the same 48 games again for this one test (3.4-5.4 s) and started a Chromium of its
+# own; its screenshots of the four dashboards, the bot's and the tournament's page were the
+# desktop walk's.
+def test_each_dashboard_draws_graphs_that_a_filter_changes(browser, served_site):  # noqa: F811
+    base, _ = served_site
+    page = _watched(browser, "desktop")
+    page.on("requestfailed", lambda r: page.problems.append(f"request failed: {r.url}"))
+    for name in ("seats", "characters", "cranes", "ratings"):
+        page.goto(f"{base}/dashboards/{name}/")
+        page.wait_for_selector("div.plot .main-svg")
+        drawn = traces(page)
+        assert len(drawn) >= 3 and all(drawn.values()), (name, drawn)
+        assert "games in this selection" in page.inner_text("#game-count")
+
+    page.goto(f"{base}/dashboards/seats/?title=citadels")
+    page.wait_for_selector("#plot-seat-win-rate .main-svg")
+    before = page.evaluate("() => document.getElementById('plot-seat-win-rate').data.length")
+    page.select_option("#players", "4")
+    page.click("#filters button[type=submit]")
+    page.wait_for_url("**players=4**")
+    page.wait_for_selector("#plot-seat-win-rate .main-svg")
+    after = page.evaluate("() => document.getElementById('plot-seat-win-rate').data.length")
+    assert after < before  # one player count left: its bars and its fair line
+    _screenshot(page, "dashboard-seats-4-players")
+
+    # the ratings page's bot picker: one bot chosen, one rating line (and its band) left
+    page.goto(f"{base}/dashboards/ratings/?title=citadels")
+    page.wait_for_selector("#plot-rating-history .main-svg")
+    before = page.evaluate("() => document.getElementById('plot-rating-history').data.length")
+    first = page.eval_on_selector("#bots option", "o => o.value")
+    page.select_option("#bots", [first])
+    page.click("#filters button[type=submit]")
+    page.wait_for_url(f"**bots={first}**")
+    page.wait_for_selector("#plot-rating-history .main-svg")
+    after = page.evaluate("() => document.getElementById('plot-rating-history').data")
+    assert len(after) < before and {t.get("legendgroup") for t in after} == {after[-1]["name"]}
+    assert traces(page)["plot-head-to-head"] == 1  # the matrix is still drawn
+    _screenshot(page, "dashboard-ratings-one-bot")
+
+    page.goto(f"{base}/dashboards/seats/?title=citadels&until=2000-01-01")
+    assert "No games in this selection" in page.content()
+    assert traces(page) == {}
+    _screenshot(page, "dashboard-seats-empty")
+
+    # a bot's page and a tournament's page draw their own charts
+    bot = Bot.objects.filter(versions__ratings__games__gt=0).first()
+    # a tournament, not the site's ladder (a standing one draws no seats chart)
+    tournament = Tournament.objects.filter(standing=False, ratings__games__gt=0).first()
+    for name, url in (
+        ("bot", bot.get_absolute_url()),
+        ("tournament", tournament.get_absolute_url()),
+    ):
+        page.goto(f"{base}{url}")
+        page.wait_for_selector("div.plot .main-svg")
+        drawn = traces(page)
+        assert set(drawn) == {f"plot-{name}-rating" if name == "bot" else "plot-tournament-ratings",
+                              f"plot-{name}-seats"} and all(drawn.values()), (name, drawn)  # fmt: skip
+    assert page.problems == []
+    page.context.close()
