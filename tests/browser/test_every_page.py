@@ -7,9 +7,9 @@ and changed by a filter. Screenshots go to ``test-artifacts/pages/``.
 
 The tests only read the site (a login adds a session), so it is built once for the module, on
 a live server of its own, and the database is emptied after the module's last test: each test
-building it again (6.5 s for 48 games) and ``transaction=True`` flushing it after each cost
-the five tests about 25 s (the dashboards' test, once a module of its own, played the
-same 48 games for itself)."""
+building it again (48 games or 16, 3-7 s each) and ``transaction=True`` flushing it after each
+cost the file 11 s of 68 at load 3 (the dashboards' test, once a module of its own, played
+the same 48 games for itself)."""
 
 import os
 from pathlib import Path
