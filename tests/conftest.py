@@ -16,6 +16,7 @@ SLOW_FIXTURES = {
     "redis_server",  # a redis-server of the test's own
     "cache_on_redis",  # the same, as the cache
     "live_server",  # Django's threaded server
+    "served_site",  # the every-page checks' site and a live server of its own
     "page",  # headless Chromium
     "gunicorn",  # collectstatic, then gunicorn
     "history",  # 240 games played in-process (dashboards)
