@@ -70,21 +70,50 @@ def _stream(header: list[str], pages: Iterable[list[list]], filename: str) -> St
 CSV_GAMES = 250
 
 
-def games_csv(games, filename: str) -> StreamingHttpResponse:
+def games_csv(games, filename: str, seated: list[int] | None = None) -> StreamingHttpResponse:
     """``games`` (a filtered queryset) as one CSV row per seat, in game and seat order,
     streamed a page of games at a time: each page the next ``CSV_GAMES`` game ids after the
     last one sent (the primary key's order, no offset), then their seats. What a page costs
     does not grow with the games before it, so the first rows of a long history's file
-    come as soon as a short one's, and each later page as fast."""
+    come as soon as a short one's, and each later page as fast. ``seated``: the bot
+    versions one of which each game seats (the bot and version filters), whose seats then
+    find the next page's games (:func:`_games_seating`)."""
     ids = games.order_by("id").values_list("id", flat=True)
 
     def pages():
         last = 0
-        while page := list(ids.filter(id__gt=last)[:CSV_GAMES]):
-            last = page[-1]
-            yield [_game_row(row) for row in _seat_rows(page)]
+        while True:
+            if seated is None:
+                page = list(ids.filter(id__gt=last)[:CSV_GAMES])
+                ahead = page
+            else:
+                ahead = _games_seating(seated, last)
+                page = list(ids.filter(id__in=ahead)) if ahead else []
+            if not ahead:
+                return
+            last = ahead[-1]
+            if page:
+                yield [_game_row(row) for row in _seat_rows(page)]
 
     return _stream(GAME_COLUMNS, pages(), filename)
+
+
+def _games_seating(versions: list[int], after: int) -> list[int]:
+    """The first ``CSV_GAMES`` game ids after ``after`` that seat one of ``versions``, in
+    order: each version's next ids from the seats' (version, game) index, in one statement.
+    Walking the games from ``after`` and probing their seats instead, PostgreSQL read the
+    bot's seats from its first game on for every page, or every game to the end for the
+    last: 303 ms a 1,000 rows at 1 M games against 33 at 10 k (bench/history.py)."""
+    if not versions:
+        return []
+    heads = [
+        GameSeat.objects.filter(bot_version_id=version, game_id__gt=after)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)[:CSV_GAMES]
+        for version in versions
+    ]
+    found = heads[0].union(*heads[1:], all=True) if len(heads) > 1 else heads[0]
+    return sorted(set(found))[:CSV_GAMES]
 
 
 def _seat_rows(games: list[int]) -> list[tuple]:

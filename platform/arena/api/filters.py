@@ -143,6 +143,20 @@ class GameFilter(StrictFilterSet):
         model = Game
         fields = ["tournament", "status", "title", "bot", "version"]
 
+    @classmethod
+    def seated_versions(cls, params) -> list[int] | None:
+        """The bot versions one of which every game the bot and version filters of
+        ``params`` (valid: the list read them first) leave seats; None without them."""
+        found = cls(params, queryset=Game.objects.none())
+        found.is_valid()
+        bot, version = found.form.cleaned_data.get("bot"), found.form.cleaned_data.get("version")
+        if bot is None and version is None:
+            return None
+        versions = BotVersion.objects.filter(bot_id=bot) if bot is not None else BotVersion.objects
+        if version is not None:
+            versions = versions.filter(pk=version)
+        return list(versions.order_by("pk").values_list("pk", flat=True))
+
     def with_bot(self, games, name, value):
         versions = BotVersion.objects.filter(bot_id=value)
         first = versions.annotate(first=_first_game(OuterRef("pk"))).aggregate(Min("first"))

@@ -524,7 +524,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     )
     def csv(self, request):
         games = self.filter_queryset(Game.objects.order_by("id"))
-        return exports.games_csv(games, "games.csv")
+        seated = GameFilter.seated_versions(request.query_params)
+        return exports.games_csv(games, "games.csv", seated)
 
 
 class RecordKeyView(generics.GenericAPIView):

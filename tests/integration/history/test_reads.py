@@ -218,15 +218,29 @@ def test_the_games_of_a_late_version_and_of_its_bot_page_from_their_first(long_h
 def test_a_bots_games_csv_streams_every_seat_page_by_page(long_history, client, monkeypatch):
     monkeypatch.setattr(exports, "CSV_GAMES", 7)  # many pages over the bot's games
     bot = Bot.objects.get(name="history-citadels-3")
-    response = client.get(f"/api/v1/games/csv/?bot={bot.pk}")
-    assert response.status_code == 200 and response.streaming
-    lines = b"".join(response.streaming_content).decode().splitlines()[1:]
-    played = Game.objects.filter(seats__bot_version__bot=bot).distinct()
-    expected = (
-        GameSeat.objects.filter(game__in=played).order_by("game_id", "seat")
-        .values_list("game_id", "seat")
-    )  # fmt: skip
-    assert [(int(line.split(",")[0]), int(line.split(",")[9])) for line in lines] == list(expected)
+    version = bot.versions.order_by("-number").first()
+    other = Bot.objects.get(name="history-praga-3")
+    ladder, praga_ladder = ladder_of(long_history), ladder_of(long_history, "praga")
+    for query, played in (
+        (f"bot={bot.pk}", Game.objects.filter(seats__bot_version__bot=bot)),
+        (f"version={version.pk}", Game.objects.filter(seats__bot_version=version)),
+        (f"bot={bot.pk}&version={version.pk}", Game.objects.filter(seats__bot_version=version)),
+        (f"bot={bot.pk}&tournament={ladder}", Game.objects.filter(seats__bot_version__bot=bot)),
+        # every page of the bot's games filtered away: a file of its header alone
+        (f"bot={bot.pk}&tournament={praga_ladder}", Game.objects.none()),
+        (f"bot={other.pk}&version={version.pk}", Game.objects.none()),
+    ):
+        response = client.get(f"/api/v1/games/csv/?{query}")
+        assert response.status_code == 200 and response.streaming
+        lines = b"".join(response.streaming_content).decode().splitlines()
+        assert lines[0].startswith("game,")
+        expected = (
+            GameSeat.objects.filter(game__in=played.distinct()).order_by("game_id", "seat")
+            .values_list("game_id", "seat")
+        )  # fmt: skip
+        got = [(int(line.split(",")[0]), int(line.split(",")[9])) for line in lines[1:]]
+        assert got == list(expected), query
+    assert len(got) == 0 and len(lines) == 1
 
 
 READS = [
