@@ -76,3 +76,28 @@ def test_finish_if_done_finishes_only_a_running_tournament_with_no_open_game(dra
     assert Tournament.finish_if_done(draft.pk)
     assert Tournament.objects.get(pk=draft.pk).status == Tournament.Status.FINISHED
     assert not Tournament.finish_if_done(draft.pk)  # once
+
+
+def test_a_ladder_finishes_once_its_budget_of_games_is_played_and_a_standing_one_never(
+    toy_title,
+):
+    alice = make_user("alice")
+    versions = [make_builtin(alice), make_builtin(alice)]
+    ladder = make_tournament(alice, versions, format=Tournament.Format.LADDER, ladder_games=60)
+    ladder = services.start_tournament(ladder.pk)
+    made = ladder.games.count()
+    assert 0 < made < 60  # the window's games first, not the whole budget
+    ladder.games.update(status=Game.Status.FINISHED, rated=True)
+    assert not Tournament.finish_if_done(ladder.pk)  # every game done, the budget not spent
+    while ladder.games.count() < 60:
+        assert services.top_up_ladder(ladder) > 0
+        ladder.games.update(status=Game.Status.FINISHED, rated=True)
+    assert Tournament.finish_if_done(ladder.pk)
+
+    standing = make_tournament(
+        alice, versions, format=Tournament.Format.LADDER, ladder_games=1, name="Standing"
+    )
+    Tournament.objects.filter(pk=standing.pk).update(standing=True)  # its budget is not read
+    services.start_tournament(standing.pk)
+    standing.games.update(status=Game.Status.FINISHED, rated=True)
+    assert not Tournament.finish_if_done(standing.pk)
