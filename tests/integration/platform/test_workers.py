@@ -159,6 +159,27 @@ def test_a_worker_rejects_a_bot_that_crashes_and_tells_its_owner_why(
         make_tournament(alice, [version, make_builtin(alice)], seats=2)
 
 
+def test_a_worker_whose_database_connection_broke_validates_the_next_upload(
+    celery_workers, toy_title, entrants
+):
+    alice, versions = entrants
+    run_to_the_end(make_tournament(alice, versions[:2], seats=2, name="before"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        assert cursor.fetchall()  # the workers' kept connections
+    bot = Bot.objects.create(owner=alice, title="toy", name="after-the-cut")
+    version = upload_version(bot=bot, filename="bot.py", data=CRASHING_BOT.encode())
+    version = wait_for(
+        lambda: BotVersion.objects.filter(pk=version.pk, status__in=["ready", "rejected"]).first(),
+        what="the worker to validate the upload",
+        timeout=60,
+    )
+    assert version.status == BotVersion.Status.REJECTED and "crash" in version.reason
+
+
 def test_a_worker_writes_each_event_once(celery_workers, entrants):
     alice, versions = entrants
     tournament = run_to_the_end(make_tournament(alice, versions[:2], seats=2, name="Log cup"))
