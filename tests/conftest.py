@@ -32,6 +32,9 @@ BUILT_ONCE = {
     "long_history": "long-history",
     "arena_venv": "arena-venv",
     "gunicorn": "gunicorn",
+    # The every-page checks' site: built on each worker that ran one of its five tests, it
+    # cost three or four builds of the same 48 games a run.
+    "served_site": "every-page",
     # One person's home for the kit READMEs: the first run makes its virtualenv, the next
     # ones reuse it (on four workers, up to four homes made each one).
     "person_home": "kit-readmes",

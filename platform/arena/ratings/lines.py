@@ -44,12 +44,14 @@ NAMES = {
 }  # fmt: skip
 
 
-def _points(vendor: str, bots: str) -> str:
-    """The points of the lines of ``bots`` (placeholders) as rows of RatingPoint's
-    columns: the folded ones and, after them, each rating change above the fold's mark (a
-    parameter, read first: given as a sub-query, the planner could not tell how few
-    changes lie above it and hashed every game) — one game each. Parameters: the bots,
-    the mark, the bots."""
+def _points(vendor: str, versions: str) -> str:
+    """The points of the lines of ``versions`` (placeholders: the bots' versions, read
+    first, so that the planner sees how few points they have and reads them from the
+    versions' index; given as a sub-query, it read every point of the title at 60,000
+    points) as rows of RatingPoint's columns: the folded ones and, after them, each rating
+    change above the fold's mark (a parameter, read first too: as a sub-query, the planner
+    could not tell how few changes lie above it and hashed every game) — one game each.
+    Parameters: the versions, the mark, the versions."""
     return build(
         """
         SELECT p.{point.title} AS title, p.{point.players} AS players,
@@ -59,8 +61,7 @@ def _points(vendor: str, bots: str) -> str:
                p.{point.mu} AS mu, p.{point.sigma} AS sigma, p.{point.ordinal} AS ordinal,
                p.{point.games} AS games
         FROM {point} p
-        WHERE p.{point.bot_version_id} IN (SELECT {version.id} FROM {version}
-                                           WHERE {version.bot} IN ({bots}))
+        WHERE p.{point.bot_version_id} IN ({versions})
         UNION ALL
         SELECT t.{tournament.title}, t.{tournament.seats}, r.{rating.tournament},
                {day}, r.{rating.bot_version}, c.{change.rating}, c.{change.game},
@@ -70,11 +71,10 @@ def _points(vendor: str, bots: str) -> str:
         JOIN {game} g ON g.{game.id} = c.{change.game}
         WHERE c.{change.id} > %s AND g.{game.status} = {finished}
           AND g.{game.finished_at} IS NOT NULL
-          AND r.{rating.bot_version} IN (SELECT {version.id} FROM {version}
-                                         WHERE {version.bot} IN ({bots}))""",
+          AND r.{rating.bot_version} IN ({versions})""",
         day=utc_day(f"g.{Game._meta.get_field('finished_at').column}", vendor),
         finished=FINISHED,
-        bots=bots,
+        versions=versions,
         **NAMES,
     )
 
@@ -142,11 +142,14 @@ def rating_lines(
     if tournament is not None:
         clause, params = f"({clause}) AND h.tournament_id = %s", [*params, tournament]
     kept, kept_params = ("", []) if most is None else (KEPT, [int(most), int(most)])
-    sql = _line(_points(connection.vendor, placeholders(len(bots))), clause, kept, dated)
+    versions = list(BotVersion.objects.filter(bot__in=bots).values_list("pk", flat=True))
+    if not versions:
+        return []
+    sql = _line(_points(connection.vendor, placeholders(len(versions))), clause, kept, dated)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
-        cursor.execute(sql, [*bots, mark, *bots, *params, *kept_params])
+        cursor.execute(sql, [*versions, mark, *versions, *params, *kept_params])
         names = [c[0] for c in cursor.description]
         rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
     for row in rows:
