@@ -3,6 +3,7 @@ real games in the real sandbox: each attempt is refused or bounded, and recorded
 seat where the sandbox can tell; the game still finishes and the neighbour is unharmed.
 """
 
+import atexit
 import functools
 import json
 import os
@@ -53,9 +54,18 @@ def start(request, monkeypatch):
 
 
 @functools.cache
+def _build_folder() -> Path:
+    """Where this process builds the C bots: removed when it exits (each run left one in
+    the system's temporary folder before)."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-hostile-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+@functools.cache
 def _built(source: str) -> Path:
     """The C bot ``source`` built statically (as the C++ kit builds), once per session."""
-    binary = Path(tempfile.mkdtemp(prefix="arena-hostile-")) / source.removesuffix(".c")
+    binary = _build_folder() / source.removesuffix(".c")
     subprocess.run(
         ["gcc", "-static", "-O2", "-o", str(binary), str(HOSTILE / source)],
         check=True,
