@@ -130,6 +130,12 @@ def fold_batch(limit: int | None = None) -> int:
             cursor.execute("SET LOCAL jit = off")
         folded = _fold_games(cursor, limit) if games_pending else 0
         if changes_pending:
+            if connection.vendor == "postgresql":
+                # The rating points' windows sort their changes. With sorts priced out,
+                # PostgreSQL read them in order from the (rating, game) index instead:
+                # every change of every rating, the history's, to keep those past the mark
+                # (a fold of 50,000 games' changes at 600,000 games: 80 s, against 1 s).
+                cursor.execute("SET LOCAL enable_sort = on")
             _fold_rating_changes(cursor, settled)
     return folded
 
