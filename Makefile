@@ -49,13 +49,13 @@ demo: setup sandbox-deps
 	$(PY) manage.py run_demo --addr 127.0.0.1:$(PORT)
 
 # Every test, the randomized ones at a fifth of their full counts (tests/support/budget.py).
-# Three xdist workers on this 2-core machine: the third fills the cores while another waits
-# out a lease, a sweep or a server's start; a fourth costs more in what each worker starts (its
-# collection, test database, Celery worker, server and browser) than it overlaps. Quiet runs
-# of one tree: 307 s at two workers, 267 s at three, 293 s at four (docs/performance.md).
-# Each worker has its own test database and Redis database (tests/support/platform.py);
-# TEST_WORKERS sets another count.
-TEST_WORKERS ?= 3
+# Four xdist workers on this 2-core machine: the third and fourth fill the cores while others
+# wait out a lease, a sweep, an outage or a server's start; a fifth costs as much in what each
+# worker starts (its collection, test database, Celery worker, server and browser) as it
+# overlaps. Quiet runs of one tree: 290-300 s at three workers, 234-260 s at four, 259 s at
+# five (docs/performance.md). Each worker has its own test database and Redis database
+# (tests/support/platform.py); TEST_WORKERS sets another count.
+TEST_WORKERS ?= 4
 test: setup sandbox-deps browser-deps test-deps
 	$(PY) -m pytest -n $(TEST_WORKERS) -q --durations=25
 
