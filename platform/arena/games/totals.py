@@ -134,7 +134,7 @@ def fold_batch(limit: int | None = None) -> int:
                 # The rating points' windows sort their changes. With sorts priced out,
                 # PostgreSQL read them in order from the (rating, game) index instead:
                 # every change of every rating, the history's, to keep those past the mark
-                # (a fold of 50,000 games' changes at 600,000 games: 80 s, against 1 s).
+                # (40,000 changes folded again at 100 k games: 1.41 s, 0.17 s with sorts).
                 cursor.execute("SET LOCAL enable_sort = on")
             _fold_rating_changes(cursor, settled)
     return folded
