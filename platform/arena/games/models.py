@@ -674,14 +674,17 @@ class RatingPoint(_GameFilters):
     """A point of a rating's line: the rating (one tournament, one version) after the last
     game rated of a run of its rated games (``block``: the rating's first game alone, then
     runs of ``arena.games.totals.RATING_BLOCK`` games in the order they were rated), within
-    one day of finishing; ``games``: how many rated games the run holds. Folded from the
-    rating changes not folded yet (``AnalyticsFolded.rating_changes``), whenever a game is
-    rated."""
+    one day of finishing; ``games``: how many rated games the run holds; ``rated``: how
+    many the rating had after the run's last (a drawn line keeps the points where it passes
+    a multiple of its step, before the window that numbers the games: at a million games,
+    windowing every point was most of a line's cost). Folded from the rating changes not
+    folded yet (``AnalyticsFolded.rating_changes``), whenever a game is rated."""
 
     rating_id = models.BigIntegerField()
     block = models.BigIntegerField()
     bot_version_id = models.BigIntegerField()
     games = models.BigIntegerField()
+    rated = models.BigIntegerField(default=0)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()

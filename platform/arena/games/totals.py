@@ -585,25 +585,25 @@ def _rating_points(vendor: str, changes: str) -> str:
     plus its rank among these by id (the order they were rated); the first change is a
     block of its own, then every RATING_BLOCK changes make one, cut where the day changes.
     Each point keeps the last change of its block rated (the highest id): the rating at
-    the end of the run."""
+    the end of the run, and its place (``rated``)."""
     point, ratings, games = _table(RatingPoint), _table(Rating), _table(Game)
     tournaments = _table(Tournament)
     columns = [
         "rating_id", "day", "block", "title", "players", "tournament_id", "bot_version_id",
-        "games", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
+        "games", "rated", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
     ]  # fmt: skip
     later = f"excluded.{P_.change_id} > {point}.{P_.change_id}"
     replaced = ", ".join(
         f"{c} = CASE WHEN {later} THEN excluded.{c} ELSE {point}.{c} END"
-        for c in (getattr(P_, f) for f in ("mu", "sigma", "ordinal", "finished_at", "game_id",
-                                           "change_id"))
+        for c in (getattr(P_, f) for f in ("rated", "mu", "sigma", "ordinal", "finished_at",
+                                           "game_id", "change_id"))
     )  # fmt: skip
     return (
         f"INSERT INTO {point} ({_columns(RatingPoint, columns)}) "
         f"SELECT b.rating_id, b.day, b.block, b.title, b.players, b.tournament_id, "
-        f"b.bot_version_id, b.games, b.mu, b.sigma, b.ordinal, b.finished_at, b.game_id, "
-        f"b.change_id "
-        f"FROM (SELECT p.*, COUNT(*) OVER run AS games, "
+        f"b.bot_version_id, b.games, b.rated, b.mu, b.sigma, b.ordinal, b.finished_at, "
+        f"b.game_id, b.change_id "
+        f"FROM (SELECT p.*, COUNT(*) OVER run AS games, MAX(p.place) OVER run AS rated, "
         f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
         f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
         f"ELSE 1 + (n.place - 2) / %s END AS block "

@@ -126,32 +126,51 @@ def a_new_version_took_over(bot: int, games: list[int], first: int, last: int) -
 
 
 @pytest.mark.parametrize("filtered", [False, True], ids=["totals", "raw rows"])
-def test_a_thinned_rating_history_keeps_every_kth_game_the_last_and_each_version_change(
-    history, filtered
+def test_a_thinned_rating_history_keeps_each_ratings_ends_and_counts_every_game(
+    history, filtered, monkeypatch
 ):
     games = selected(RatingsSelection("citadels"))
     bots = some_bots(games, most=3)
     a_new_version_took_over(bots[0], [g.pk for g in games], 7, 12)
+    # A point a game, so that a line has more points than its ratings' ends to thin.
+    monkeypatch.setattr(totals, "RATING_BLOCK", 1)
     totals.rebuild()  # rating changes were rewritten, not added
-    # A drawn line is read from the totals' points unless a bot filter is set (the raw
-    # rows' games); "most" beyond any series draws each point.
+    # A drawn line is read from the totals' points whether or not a bot filter is set (it
+    # narrows the other figures' games); "most" beyond any series draws each point.
     sel = RatingsSelection("citadels", bot=bots[0] if filtered else None)
     full = q.rating_history(sel, bots, most=10**9)
     assert len(version_changes(full)) >= 2
-    for most in (1, 4, 10, 10_000):
-        expected = []
-        for bot in bots:
-            series = [r for r in full if r["bot_id"] == bot]
-            step = -(-len(series) // most)
-            expected += [
-                r for i, r in enumerate(series)
-                if i % step == 0 or i == len(series) - 1
-                or (i > 0 and series[i - 1]["bot_version_id"] != r["bot_version_id"])
-            ]  # fmt: skip
+    assert q.rating_history(sel, bots, most=10_000) == full
+    for most in (1, 4, 10):
         thinned = q.rating_history(sel, bots, most=most)
-        assert thinned == expected, most
-        assert version_changes(thinned) == version_changes(full), most
-        assert max(sum(r["bot_id"] == b for r in thinned) for b in bots) <= most + 3
+        for bot in bots:
+            line = [r for r in full if r["bot_id"] == bot]
+            drawn = [r for r in thinned if r["bot_id"] == bot]
+            # Each drawn point is one of the line's, standing for the games since the point
+            # of its rating drawn before it: together they count every game once.
+            assert {point_key(r) for r in drawn} <= {point_key(r) for r in line}, most
+            assert sum(r["games"] for r in drawn) == line[-1]["game_index"], most
+            assert (point_key(drawn[-1]), drawn[-1]["game_index"]) == (
+                point_key(line[-1]),
+                line[-1]["game_index"],
+            ), most
+            ratings = {rating_of(r) for r in line}
+            for rating in ratings:
+                own = [point_key(r) for r in line if rating_of(r) == rating]
+                assert {own[0], own[-1]} <= {point_key(r) for r in drawn}, (most, rating)
+            assert len(drawn) <= most + 2 * len(ratings), most
+        # each version's first game stays marked
+        firsts = {(v["bot_id"], v["version"]) for v in version_changes(full)}
+        assert firsts <= {(v["bot_id"], v["version"]) for v in version_changes(thinned)}, most
+    assert len(q.rating_history(sel, bots, most=1)) < len(full)
+
+
+def point_key(r: dict) -> tuple:
+    return (r["game_id"], r["bot_version_id"], r["tournament_id"], r["ordinal"])
+
+
+def rating_of(r: dict) -> tuple:
+    return (r["bot_version_id"], r["tournament_id"])
 
 
 def test_head_to_head_equals_a_recount_of_the_ranks_at_each_table(history):

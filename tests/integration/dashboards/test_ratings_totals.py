@@ -156,7 +156,7 @@ def test_fold_totals_refuses_a_batch_of_nothing(history):
 def points() -> list[tuple]:
     return sorted(
         RatingPoint.objects.values_list(
-            "rating_id", "day", "block", "games", "game_id", "ordinal", "tournament_id"
+            "rating_id", "day", "block", "games", "rated", "game_id", "ordinal", "tournament_id"
         )
     )
 

@@ -48,13 +48,24 @@ def test_a_line_is_the_rating_after_the_games_it_stands_for(long_history):
     assert [p["version"] for p in line if p["new_version"]] == list(range(1, VERSIONS + 1))
 
 
-def test_a_drawn_line_is_thinned_and_keeps_each_new_version(long_history):
+def test_a_drawn_line_is_the_lines_points_numbered_as_they_are_there(long_history):
+    """A ladder's versions follow one another: each drawn point has the game number and
+    rating it has in the whole line, and stands for the games since the one before."""
     ladder = ladder_of(long_history)
     bot = Bot.objects.get(name="history-citadels-5")
     full = rating_lines([bot.pk], tournament=ladder, most=None)
-    drawn = rating_lines([bot.pk], tournament=ladder, most=5)
-    assert len(drawn) < len(full)
-    assert drawn[-1] == full[-1]
+    drawn = rating_lines([bot.pk], tournament=ladder, most=1)
+    at = {p["game_id"]: p for p in full}
+    for point in drawn:
+        whole = at[point["game_id"]]
+        assert (point["game_index"], point["ordinal"], point["version"]) == (
+            whole["game_index"], whole["ordinal"], whole["version"]
+        )  # fmt: skip
+    assert [p["games"] for p in drawn] == [
+        b["game_index"] - a["game_index"]
+        for a, b in zip([{"game_index": 0}, *drawn], drawn, strict=False)
+    ]
+    assert drawn[-1] == full[-1] | {"games": drawn[-1]["games"]}
     assert [p["version"] for p in drawn if p["new_version"]] == list(range(1, VERSIONS + 1))
 
 
