@@ -7,7 +7,7 @@ within a day) and the rating changes written since the last fold, each a point o
 game. The fold runs on the beat, so the changes past its mark are the last few seconds'
 games: what a line costs follows the points it has, about one per ``RATING_BLOCK`` games,
 not the games played, and no read writes. Given ``most``, the points are thinned in SQL
-before the window that numbers a bot's games (:func:`_drawn`), so the rest never reaches
+before the window that numbers a bot's games (:data:`THINNED`), so the rest never reaches
 Python.
 """
 
@@ -79,50 +79,10 @@ def _points(vendor: str, versions: str) -> str:
     )
 
 
-def _line(points: str, condition: str, dated: bool) -> str:
-    """Every point of the lines, each bot's numbered by the window over them."""
-    return build(
-        """
-        SELECT r.bot_id, b.{bot.name} AS bot, r.bot_version_id, r.version, """
-        + ("r.finished_at, " if dated else "")
-        + """r.tournament_id, r.game_id, r.mu, r.sigma, r.ordinal, r.games, r.game_index,
-               CASE WHEN r.previous_version IS NULL OR r.previous_version <> r.bot_version_id
-                    THEN 1 ELSE 0 END AS new_version
-        FROM (
-            SELECT v.{version.bot} AS bot_id, h.bot_version_id, v.{version.number} AS version,
-                   h.tournament_id, h.game_id,
-                   h.finished_at, h.mu, h.sigma, h.ordinal, h.games,
-                   CAST(SUM(h.games) OVER series AS BIGINT) AS game_index,
-                   LAG(h.bot_version_id) OVER series AS previous_version
-            FROM ("""
-        + points
-        + """) h
-            JOIN {version} v ON v.{version.id} = h.bot_version_id
-            WHERE """
-        + condition
-        + """
-            WINDOW series AS (PARTITION BY v.{version.bot}
-                              ORDER BY h.finished_at, h.game_id, h.rating_id
-                              ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) r
-        JOIN {bot} b ON b.{bot.id} = r.bot_id
-        ORDER BY r.bot_id, r.game_index""",
-        **NAMES,
-    )
-
-
-def _drawn(points: str, condition: str, dated: bool) -> str:
-    """The lines thinned to about ``most`` points a bot (the statement's last two
-    parameters) before the window that numbers each bot's games: a bot's step is its
-    selected games over ``most``, and a point is kept where its rating's count of games
-    (``rated``) passes a multiple of the step, where its rating's selection starts or ends,
-    or when it is a change not folded yet. A kept point stands for its rating's games since
-    the kept point before it, so each bot's last point still counts all its games.
-
-    Windowing every point first and keeping every k-th after cost most of a line at a
-    million games (4,900 points windowed for six bots' 1,000 drawn, bench/history.py).
-    The games are numbered along each rating; where a bot's ratings overlap in time
-    (versions on two tournaments), a kept point may not yet count another rating's games
-    that finished before it."""
+def _line(points: str, condition: str, dated: bool, thinned: bool) -> str:
+    """The points of the lines (``sel``: the points within ``condition``), the ones
+    :data:`EVERY` or :data:`THINNED` keeps numbered by the window over each bot's series:
+    each point stands for ``run`` games, and ``game_index`` counts them."""
     return build(
         """
         WITH sel AS (
@@ -133,24 +93,9 @@ def _drawn(points: str, condition: str, dated: bool) -> str:
             JOIN {version} v ON v.{version.id} = h.bot_version_id
             WHERE """
         + condition
-        + """),
-        ranges AS (
-            SELECT rating_id, MIN(rated - games) AS before_first, MAX(rated) AS last_rated
-            FROM sel WHERE rated IS NOT NULL GROUP BY rating_id),
-        steps AS (
-            SELECT bot_id, (CAST(SUM(games) AS BIGINT) + %s - 1) / %s AS step
-            FROM sel GROUP BY bot_id),
-        kept AS (
-            SELECT s.*,
-                   CASE WHEN s.rated IS NULL THEN s.games
-                        ELSE s.rated - COALESCE(LAG(s.rated) OVER (
-                            PARTITION BY s.rating_id, s.rated IS NULL ORDER BY s.rated),
-                            g.before_first) END AS run
-            FROM sel s JOIN steps k ON k.bot_id = s.bot_id
-            LEFT JOIN ranges g ON g.rating_id = s.rating_id
-            WHERE s.rated IS NULL OR s.rated = g.last_rated
-               OR s.rated - s.games = g.before_first
-               OR s.rated / k.step > (s.rated - s.games) / k.step)
+        + "), "
+        + (THINNED if thinned else EVERY)
+        + """
         SELECT r.bot_id, b.{bot.name} AS bot, r.bot_version_id, r.version, """
         + ("r.finished_at, " if dated else "")
         + """r.tournament_id, r.game_id, r.mu, r.sigma, r.ordinal, r.run AS games,
@@ -170,6 +115,41 @@ def _drawn(points: str, condition: str, dated: bool) -> str:
     )
 
 
+EVERY = "kept AS (SELECT s.*, s.games AS run FROM sel s)"
+"""Every point, each standing for its own games."""
+
+THINNED = """
+        ranges AS (
+            SELECT rating_id, MIN(rated - games) AS before_first, MAX(rated) AS last_rated
+            FROM sel WHERE rated IS NOT NULL GROUP BY rating_id),
+        steps AS (
+            SELECT bot_id, (CAST(SUM(games) AS BIGINT) + %s - 1) / %s AS step
+            FROM sel GROUP BY bot_id),
+        kept AS (
+            SELECT s.*,
+                   CASE WHEN s.rated IS NULL THEN s.games
+                        ELSE s.rated - COALESCE(LAG(s.rated) OVER (
+                            PARTITION BY s.rating_id, s.rated IS NULL ORDER BY s.rated),
+                            g.before_first) END AS run
+            FROM sel s JOIN steps k ON k.bot_id = s.bot_id
+            LEFT JOIN ranges g ON g.rating_id = s.rating_id
+            WHERE s.rated IS NULL OR s.rated = g.last_rated
+               OR s.rated - s.games = g.before_first
+               OR s.rated / k.step > (s.rated - s.games) / k.step)"""
+"""The lines thinned to about ``most`` points a bot (the statement's last two
+parameters) before the window that numbers each bot's games: a bot's step is its selected
+games over ``most``, and a point is kept where its rating's count of games (``rated``)
+passes a multiple of the step, where its rating's selection starts or ends, or when it is a
+change not folded yet. A kept point stands for its rating's games since the kept point
+before it, so each bot's last point still counts all its games.
+
+Windowing every point first and keeping every k-th after cost most of a line at a million
+games (4,900 points windowed for six bots' 1,000 drawn, bench/history.py). The games are
+numbered along each rating; where a bot's ratings overlap in time (versions on two
+tournaments), a kept point may not yet count another rating's games that finished before
+it."""
+
+
 def rating_lines(
     bots: Sequence[int],
     *,
@@ -183,7 +163,7 @@ def rating_lines(
     ratings of ``tournament`` (a ladder's) if given; ``condition`` is SQL on ``h`` (the
     points: ``title``, ``players``, ``tournament_id``, ``day``, ``bot_version_id``) and its
     parameters, the dashboards' filters. ``most``: thin each bot's line to about that many
-    points, each version's first and last kept (:func:`_drawn`); None keeps every point. ``dated=False`` leaves the
+    points, each version's first and last kept (:data:`THINNED`); None keeps every point. ``dated=False`` leaves the
     points' finish out (:data:`DATED`), for the pages' charts, which draw points by game:
     read as timestamps (Django's loader of them runs in Python), the finish and the
     version's upload (which nothing read, and no point has now) cost three quarters of a
@@ -197,10 +177,8 @@ def rating_lines(
     if not versions:
         return []
     points = _points(connection.vendor, placeholders(len(versions)))
-    if most is None:
-        sql, kept_params = _line(points, clause, dated), []
-    else:
-        sql, kept_params = _drawn(points, clause, dated), [max(1, int(most))] * 2
+    sql = _line(points, clause, dated, thinned=most is not None)
+    kept_params = [] if most is None else [max(1, int(most))] * 2
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
