@@ -81,11 +81,16 @@ def wait_for_bots(marker: str, count: int) -> None:
 
 
 def bot_interpreters(marker: str) -> list[int]:
-    """The bots' own Python processes (not bubblewrap's) among :func:`bot_processes`."""
+    """The bots' own Python processes among :func:`bot_processes`: not bubblewrap, and not a
+    cold start's first step (``workers.zygote.confine``, a Python run from a descriptor,
+    which then execs prlimit and prlimit the bot). Counted, that step made a bot seem to run
+    before it did: two of them seen, then one while its prlimit ran (a CI failure)."""
     found = []
     for pid in bot_processes(marker):
         with contextlib.suppress(OSError):
-            if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"python3"):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            helper = any(a.startswith(b"/proc/self/fd/") for a in argv)
+            if argv[0].endswith(b"python3") and not helper:
                 found.append(pid)
     return found
 
