@@ -164,10 +164,11 @@ def rating_lines(
     points: ``title``, ``players``, ``tournament_id``, ``day``, ``bot_version_id``) and its
     parameters, the dashboards' filters. ``most``: thin each bot's line to about that many
     points, each version's first and last kept (:data:`THINNED`); None keeps every point.
-    ``dated=False`` leaves the points' finish out (:data:`DATED`), for the pages' charts, which draw points by game:
-    read as timestamps (Django's loader of them runs in Python), the finish and the
-    version's upload (which nothing read, and no point has now) cost three quarters of a
-    line's Python time, the charts of a ladder's tournament page 8 ms (bench/history.py)."""
+    ``dated=False`` leaves the points' finish out (:data:`DATED`), for the pages' charts,
+    which draw points by game: read as timestamps (Django's loader of them runs in Python),
+    the finish and the version's upload (which nothing read, and no point has now) cost
+    three quarters of a line's Python time, the charts of a ladder's tournament page 8 ms
+    (bench/history.py)."""
     if not bots:
         return []
     clause, params = condition or ("1 = 1", [])
