@@ -25,7 +25,12 @@ from django.db import connection
 
 import engine
 from arena.games import totals
-from arena.games.models import AnalyticsFactTotal, AnalyticsGameFactTotal, AnalyticsSeatTotal
+from arena.games.models import (
+    ALL_DAYS,
+    AnalyticsFactTotal,
+    AnalyticsGameFactTotal,
+    AnalyticsSeatTotal,
+)
 from arena.sql import build, names
 
 # The totals read, as models in f-strings: ``{SEATS}`` is the table, ``{SEATS.games}`` a
@@ -118,10 +123,14 @@ def _option_value(text: str):
         return text
 
 
-def where(sel: Selection, alias: str = "r", model=AnalyticsSeatTotal) -> tuple[str, list]:
+def where(
+    sel: Selection, alias: str = "r", model=AnalyticsSeatTotal, every_day_rows: bool = True
+) -> tuple[str, list]:
     """The WHERE conditions (without the keyword) that restrict the total rows ``alias``
     (of ``model``, whose columns they name: every total keeps the filters' columns under
-    the same fields) to the selection, and their parameters. A rule option is a condition
+    the same fields) to the selection, and their parameters. Without dates, the totals'
+    rows of every day (``arena.games.models.ALL_DAYS``), unless ``every_day_rows`` is
+    false (rows that are not totals: rating points). A rule option is a condition
     on the tournaments' options: a tournament's games share them (``create_tournament``
     writes them into every game)."""
     from arena.bots.models import BotVersion
@@ -143,10 +152,17 @@ def where(sel: Selection, alias: str = "r", model=AnalyticsSeatTotal) -> tuple[s
             **names,
         ))  # fmt: skip
         params.append(sel.bot)
-    for bound, day in ((">=", sel.since), ("<=", sel.until)):
-        if day is not None:
-            clauses.append(build(f"{alias}.{{r.day}} {bound} %s", **names))
-            params.append(connection.ops.adapt_datefield_value(day))
+    if sel.since is None and sel.until is None:
+        if every_day_rows:
+            clauses.append(build(f"{alias}.{{r.day}} = %s", **names))
+            params.append(connection.ops.adapt_datefield_value(ALL_DAYS))
+    else:
+        # The rows of every day come before the first day (ALL_DAYS): left out.
+        since = sel.since or ALL_DAYS + dt.timedelta(days=1)
+        for bound, day in ((">=", since), ("<=", sel.until)):
+            if day is not None:
+                clauses.append(build(f"{alias}.{{r.day}} {bound} %s", **names))
+                params.append(connection.ops.adapt_datefield_value(day))
     if sel.options:
         chosen = Tournament.objects.filter(
             **{f"options__{k}": _option_value(v) for k, v in sel.options}

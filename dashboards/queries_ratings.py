@@ -300,7 +300,7 @@ def rating_history(sel: Selection, bots: tuple[int, ...], most: int | None = Non
         # bot (version) filter narrows the games the other figures count, not whose ratings
         # the bots have (a point stands for a run of games, not one the filter can select).
         keyed = dataclasses.replace(sel, bot=None, bot_version=None)
-        return rating_lines(bots, condition=where(keyed, "h"), most=most)
+        return rating_lines(bots, condition=where(keyed, "h", every_day_rows=False), most=most)
     source, source_params = rating_history_source()
     games, games_params = _games(sel)
     points = sql(f"""SELECT h.bot_version_id, g.{{g.tournament}} AS tournament_id, h.game_id,

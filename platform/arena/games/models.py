@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -436,6 +438,11 @@ class _Filters(models.Model):
 
 
 FILTER_COLUMNS = ["title", "players", "tournament_id", "bot_version_id", "day", "seat"]
+# Every total keeps, beside each day's rows, the same rows summed over every day under this
+# day (arena.games.totals folds both): a selection without dates reads those, and costs
+# the rows of one day whether the history holds one day or a year of them
+# (dashboards.queries.where). Rating points have no such rows: they are runs of games.
+ALL_DAYS = dt.date(1, 1, 1)
 
 
 class AnalyticsSeatTotal(_Filters):

@@ -16,6 +16,9 @@ fold into points of each rating's line (:data:`RATING_BLOCK`). Ratings are appli
 order, sometimes long after a game was stored, so rating changes are folded by their own
 mark (the last change id folded), not with their game.
 
+Each statement adds its games to each day's rows of a total and, summed over their days, to
+the total's rows of every day (``ALL_DAYS``), which a selection without dates reads.
+
 The statements are plain SQL that PostgreSQL and SQLite both run (``INSERT ... SELECT ...
 ON CONFLICT DO UPDATE``, a window function), but for the day of a timestamp and the sorted
 list of a line-up's bots. Nothing here asks which title a game is.
@@ -35,6 +38,7 @@ from arena.tournaments.models import Tournament
 
 from .analytics import derive_missing_facts, derive_missing_seats
 from .models import (
+    ALL_DAYS,
     FILTER_COLUMNS,
     GAME_FILTER_COLUMNS,
     LENGTH_KEY,
@@ -340,11 +344,29 @@ def utc_day(column: str, vendor: str) -> str:
     return f"date({column})"
 
 
-def _upsert(model, key: list[str], sums: list[str]) -> str:
-    """The ``ON CONFLICT`` tail that adds a new total's sums to the stored one's."""
-    table = _table(model)
+def _fold_into(model, columns: list[str], key: list[str], sums: list[str], select: str) -> str:
+    """The statement that adds ``select``'s rows (its columns: ``columns``, the day among
+    them) to ``model``'s totals twice: to each day's rows, and summed over their days to the
+    rows of every day (:data:`arena.games.models.ALL_DAYS`). A new key inserts a row, a
+    known one (``key``) adds its ``sums`` to the stored row's."""
+    table, listed = _table(model), ", ".join(columns)
+    every_day = ", ".join(
+        f"SUM({c})" if c in sums else ALL_DAYS_SQL if c == "day" else c for c in columns
+    )
+    grouped = ", ".join(c for c in columns if c not in sums and c != "day")
     added = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in sums)
-    return f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {added}"
+    # One statement reads the games once (a CTE read twice is computed once); SQLite's
+    # upsert needs a WHERE in the SELECT before ON CONFLICT, which GROUP BY ends here.
+    return (
+        f"WITH added ({listed}) AS ({select}) "
+        f"INSERT INTO {table} ({listed}) SELECT {listed} FROM added WHERE true "
+        f"UNION ALL SELECT {every_day} FROM added GROUP BY {grouped} "
+        f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {added}"
+    )
+
+
+# The day of the totals' rows of every day, as SQL (a date on PostgreSQL, text on SQLite).
+ALL_DAYS_SQL = literals([ALL_DAYS.isoformat()])
 
 
 @functools.cache
@@ -354,7 +376,6 @@ def _statements(vendor: str) -> tuple[str, ...]:
     seats, facts = _table(AnalyticsSeat), _table(AnalyticsFact)
     versions = _table(BotVersion)
     batch = BATCH_GAMES
-    filters = _columns(AnalyticsSeatTotal, FILTER_COLUMNS)
     dims = (
         f"s.{AS_.title}, s.{AS_.players}, s.{AS_.tournament_id}, s.{AS_.bot_version_id}, "
         f"{utc_day(f's.{AS_.finished_at}', vendor)} AS day, s.{AS_.seat}"
@@ -367,9 +388,11 @@ def _statements(vendor: str) -> tuple[str, ...]:
         "games", "wins", "score_total", "scored", "faulted", "version_games", "bot_games",
     ]  # fmt: skip
     # A seat is its version's (its bot's) first in the game when no lower seat has it.
-    seat_total = (
-        f"INSERT INTO {_table(AnalyticsSeatTotal)} ({filters}, "
-        f"{_columns(AnalyticsSeatTotal, seat_sums)}) "
+    seat_total = _fold_into(
+        AnalyticsSeatTotal,
+        [*FILTER_COLUMNS, *seat_sums],
+        FILTER_COLUMNS,
+        seat_sums,
         f"SELECT {dims}, COUNT(*), SUM(s.{AS_.win_share}), COALESCE(SUM(s.{AS_.score}), 0), "
         f"COUNT(s.{AS_.score}), SUM(CASE WHEN s.{AS_.faulted} THEN 1 ELSE 0 END), "
         f"SUM(CASE WHEN EXISTS (SELECT 1 FROM {seats} o WHERE o.{AS_.game_id} = s.{AS_.game_id} "
@@ -378,17 +401,18 @@ def _statements(vendor: str) -> tuple[str, ...]:
         f"ON ov.{V_.id} = o.{AS_.bot_version_id} WHERE o.{AS_.game_id} = s.{AS_.game_id} AND ov.{V_.bot_id} = v.{V_.bot_id} "
         f"AND o.{AS_.seat} < s.{AS_.seat}) THEN 0 ELSE 1 END) "
         f"FROM {seats} s JOIN {versions} v ON v.{V_.id} = s.{AS_.bot_version_id} "
-        f"WHERE s.{AS_.game_id} IN {batch} GROUP BY {groups}"
-        + _upsert(AnalyticsSeatTotal, FILTER_COLUMNS, seat_sums)
+        f"WHERE s.{AS_.game_id} IN {batch} GROUP BY {groups}",
     )
     fact_sums = [
         "facts", "total", "winner_facts", "winner_total", "subject_games", "subject_wins",
     ]  # fmt: skip
     fact_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "detail"]
     # A subject's first detail in a seat-game counts that seat-game once for the subject.
-    fact_total = (
-        f"INSERT INTO {_table(AnalyticsFactTotal)} ({filters}, "
-        f"{_columns(AnalyticsFactTotal, ['kind', 'subject', 'detail', *fact_sums])}) "
+    fact_total = _fold_into(
+        AnalyticsFactTotal,
+        [*FILTER_COLUMNS, "kind", "subject", "detail", *fact_sums],
+        fact_key,
+        fact_sums,
         f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}, SUM(f.{F_.facts}), SUM(f.{F_.value}), "
         f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.facts} ELSE 0 END), "
         f"SUM(CASE WHEN s.{AS_.win_share} > 0 THEN f.{F_.value} ELSE 0 END), "
@@ -398,13 +422,14 @@ def _statements(vendor: str) -> tuple[str, ...]:
         f"ORDER BY g.{F_.detail}) = 1 THEN 1 ELSE 0 END AS first "
         f"FROM {facts} g WHERE g.{F_.game_id} IN {batch} AND g.{F_.seat} IS NOT NULL) f "
         f"JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} AND s.{AS_.seat} = f.{F_.seat} "
-        f"WHERE true GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}"
-        + _upsert(AnalyticsFactTotal, fact_key, fact_sums)
+        f"WHERE true GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, f.{F_.detail}",
     )
     game_key = ["title", "kind", *FILTER_COLUMNS[1:], "subject", "score"]
-    game_total = (
-        f"INSERT INTO {_table(AnalyticsGameFactTotal)} ({filters}, "
-        f"{_columns(AnalyticsGameFactTotal, ['kind', 'subject', 'score', 'games', 'wins'])}) "
+    game_total = _fold_into(
+        AnalyticsGameFactTotal,
+        [*FILTER_COLUMNS, "kind", "subject", "score", "games", "wins"],
+        game_key,
+        ["games", "wins"],
         f"SELECT {dims}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}, COUNT(*), SUM(s.{AS_.win_share}) "
         # The batch's whole-game facts first, then their games' seats: joined the other way
         # round, the planner read every fact row of a game once per seat (a game's ~150 rows
@@ -412,8 +437,7 @@ def _statements(vendor: str) -> tuple[str, ...]:
         f"FROM (SELECT g.{F_.game_id}, g.{F_.kind}, g.{F_.subject} FROM {facts} g "
         f"WHERE g.{F_.game_id} IN {batch} AND g.{F_.seat} IS NULL {_FENCE[vendor]}) f "
         f"JOIN {seats} s ON s.{AS_.game_id} = f.{F_.game_id} WHERE true "
-        f"GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}"
-        + _upsert(AnalyticsGameFactTotal, game_key, ["games", "wins"])
+        f"GROUP BY {groups}, f.{F_.kind}, f.{F_.subject}, s.{AS_.score}",
     )
     return seat_total, fact_total, game_total
 
@@ -520,12 +544,12 @@ def _page_total(vendor: str, games: str, model, seated: bool) -> str:
         sql = _lineup(vendor, model, columns, keys, joins, where)
     else:
         key, sums, selected, more_joins, condition, groups = _PAGE_PARTS[kind]
-        sql = build(
-            f"INSERT INTO {_table(model)} ({', '.join([*columns, *key, *sums])}) "
+        select = build(
             f"SELECT {keys}, {selected} FROM {{g}} g {joins} {more_joins} "
             f"WHERE {where} AND {condition} GROUP BY {keys}, {groups}",
             **names,
-        ) + _upsert(model, [*columns, *key], sums)
+        )
+        sql = _fold_into(model, [*columns, *key, *sums], [*columns, *key], sums, select)
     return sql.replace("GAMES", games)
 
 
@@ -537,8 +561,7 @@ def _lineup(vendor: str, model, columns: list[str], keys: str, joins: str, where
     aliased = ", ".join(f"{k} AS k{i}" for i, k in enumerate(_split(keys)))
     ks = [f"k{i}" for i in range(len(columns))]
     d, m = ", ".join(f"d.{k}" for k in ks), ", ".join(f"m.{k}" for k in ks)
-    return build(
-        f"INSERT INTO {_table(model)} ({', '.join([*columns, *LINEUP_KEY])}, games) "
+    select = build(
         f"SELECT {m}, m.bots, COUNT(*) FROM ("
         f"SELECT {d}, ',' || {_sorted_list('d.bot', vendor)} || ',' AS bots "
         f"FROM (SELECT DISTINCT {aliased}, g.{{g.id}} AS game, v.{{v.bot}} AS bot "
@@ -547,7 +570,9 @@ def _lineup(vendor: str, model, columns: list[str], keys: str, joins: str, where
         f"WHERE {where} ORDER BY game, bot) d GROUP BY d.game, {d}) m "
         f"WHERE true GROUP BY {m}, m.bots",
         g=Game, s=GameSeat, v=BotVersion,
-    ) + _upsert(model, [*columns, *LINEUP_KEY], ["games"])  # fmt: skip
+    )  # fmt: skip
+    key = [*columns, *LINEUP_KEY]
+    return _fold_into(model, [*key, "games"], key, ["games"], select)
 
 
 def _split(keys: str) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db.models import Sum
 
-from arena.games.models import AnalyticsSeatTotal
+from arena.games.models import ALL_DAYS, AnalyticsSeatTotal
 from arena.ratings.lines import rating_lines
 from arena.tournaments.models import Tournament
 from arena.web.plots import LAYOUT, Chart, axis, plain_figure
@@ -92,8 +92,8 @@ def bot_rating(bot) -> Chart:
 
 def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Chart:
     """Win rate by seat, per player count, of the games summed in ``totals`` (a queryset of
-    AnalyticsSeatTotal: the folded seat totals, so the chart costs the totals' rows, not the
-    games): a game won by several counts its share for each; the dashed line is the fair
+    AnalyticsSeatTotal: the folded seat totals of every day, so the chart costs the totals'
+    rows, not the games): a game won by several counts its share for each; the dashed line is the fair
     share 1/players. It rests on the games counted at ``first``'s column (``bot_games``: a
     bot's games, once each), else the games at seat 1 (a tournament's, once each)."""
     rows = list(
@@ -132,7 +132,7 @@ def seat_wins(totals, key: str, title: str, *, first: str | None = None) -> Char
 
 def bot_charts(bot) -> list[Chart]:
     seats = AnalyticsSeatTotal.objects.filter(
-        title=bot.title, bot_version_id__in=bot.versions.values("id")
+        title=bot.title, bot_version_id__in=bot.versions.values("id"), day=ALL_DAYS
     )
     return [
         bot_rating(bot),
@@ -192,7 +192,10 @@ def tournament_ratings(tournament, standings) -> Chart:
 
 def tournament_charts(tournament, standings) -> list[Chart]:
     seats = AnalyticsSeatTotal.objects.filter(
-        title=tournament.title, players=tournament.seats, tournament_id=tournament.pk
+        title=tournament.title,
+        players=tournament.seats,
+        tournament_id=tournament.pk,
+        day=ALL_DAYS,
     )
     return [
         tournament_ratings(tournament, standings),
