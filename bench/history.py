@@ -1,7 +1,7 @@
 """Every page and API read over a long ladder history, at 10 k, 100 k and 1 M finished games:
 p95 and median uncached and cached, the store's cost per game, and the bytes per game.
 
-    .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 40] [--keep]
+    .venv/bin/python bench/history.py [--games 100000] [--repeat 15] [--stores 100] [--keep]
                                       [--reuse] [--database NAME]
 
 Needs PostgreSQL on 127.0.0.1. For each size it makes the database
@@ -23,7 +23,7 @@ and its whole file once, as ms per 1,000 rows. Uncached: the site's cache cleare
 before each request (PostgreSQL's own buffers stay warm); cached: the same request again.
 The store: ``--stores`` games of the Citadels ladder drawn by its matchmaking, played
 in-process and stored by ``store_game_result``, whose worker Python (``process_time``) and
-PostgreSQL backend CPU (/proc, 10 ms ticks) per game are printed, then the same of the
+PostgreSQL backend CPU (/proc, in ns) per game are printed, then the same of the
 beat's fold of those games into the totals, and the sums' ratio to the same at 10 k (kept in ``var/bench/history-10000.json`` by a 10 k run, so that
 ``--games N`` compares with it). Bytes per game: every table's, its indexes' and TOAST's
 size (``pg_total_relation_size``) divided by the finished games. Its last line:
@@ -62,7 +62,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, help="one size only (default: 10 k, 100 k, 1 M)")
     parser.add_argument("--repeat", type=int, default=15, help="timings per read and way")
-    parser.add_argument("--stores", type=int, default=40, help="games stored to time the store")
+    parser.add_argument("--stores", type=int, default=100, help="games stored to time the store")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument(
         "--reuse", action="store_true",
