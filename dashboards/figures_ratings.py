@@ -125,9 +125,10 @@ def ratings_figures(page: dict) -> list[Chart]:
               + ("A point is the rating after each rated game (a bot filter is set)."
                  if page.get("rating_points") == "games" else
                  f"A point is the rating after the last game of a run of up to {RATING_BLOCK} "
-                 "of one rating's games within a day (a rating's first game is a point of its "
-                 "own; \"games\" in the table says how many), so a new version's marker is "
-                 "at its first game; filter by a bot to see every game."),
+                 "of one rating's games within a day, or of runs 4, 16, 64… times as long "
+                 "when a bot has played many, so that a line keeps a few hundred points (a "
+                 "rating's first game is a point of its own; \"games\" in the table says how "
+                 "many), so a new version's marker is at its first game."),
               table="rating_history"),
         Chart("head-to-head", "Head to head: how often the row's bot finished above the "
               "column's (a level finish counts half; numbers are the games they met in)", met,

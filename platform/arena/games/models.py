@@ -685,9 +685,13 @@ class RatingPoint(_GameFilters):
     many the rating had after the run's last (a drawn line keeps the points where it passes
     a multiple of its step, before the window that numbers the games: at a million games,
     windowing every point was most of a line's cost). Folded from the rating changes not
-    folded yet (``AnalyticsFolded.rating_changes``), whenever a game is rated."""
+    folded yet (``AnalyticsFolded.rating_changes``), whenever a game is rated. Each
+    ``level`` holds the same games in runs ``RATING_LEVEL_FACTOR`` times as long as the
+    level below (level 0: ``RATING_BLOCK``), so that a thinned line reads the coarsest
+    level that still has its points."""
 
     rating_id = models.BigIntegerField()
+    level = models.PositiveSmallIntegerField(default=0)
     block = models.BigIntegerField()
     bot_version_id = models.BigIntegerField()
     games = models.BigIntegerField()
@@ -701,10 +705,14 @@ class RatingPoint(_GameFilters):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["rating_id", "day", "block"], name="ratingpoint_key")
+            models.UniqueConstraint(
+                fields=["rating_id", "level", "day", "block"], name="ratingpoint_level_key"
+            )
         ]
-        # The page reads the points of its bots' versions.
-        indexes = [models.Index(fields=["bot_version_id", "title"], name="ratingpoint_version")]
+        # A line reads the points of its bots' versions at one level.
+        indexes = [
+            models.Index(fields=["bot_version_id", "level"], name="ratingpoint_version_level")
+        ]
 
 
 class WorkerSandbox(models.Model):

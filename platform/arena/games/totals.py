@@ -72,6 +72,19 @@ FOLD_LOCK = 7_316_204
 # finish) of each run of this many games it rated within one day: 1,000,000 rating changes
 # make about 20,000 points, and a drawn line reads a few thousand instead of every game.
 RATING_BLOCK = 50
+# The same points are kept at coarser levels too, level L's runs RATING_LEVEL_FACTOR ** L
+# times as long (50, 200, ... 51,200 games): a line thinned to a few hundred points reads
+# the level whose runs are just shorter than its step, so at most about four times the
+# points it draws, however many games its bots played (arena.ratings.lines).
+RATING_LEVELS = 6
+RATING_LEVEL_FACTOR = 4
+
+
+def rating_run_sizes() -> list[int]:
+    """The games of a full run of each level of rating points, finest first."""
+    return [int(RATING_BLOCK) * RATING_LEVEL_FACTOR**level for level in range(RATING_LEVELS)]
+
+
 TOTALS = (
     AnalyticsSeatTotal, AnalyticsFactTotal, AnalyticsGameFactTotal,
     GameSeatTotal, GameLengthTotal, HeadToHeadTotal, LineupTotal,
@@ -598,25 +611,29 @@ def _sorted_list(column: str, vendor: str) -> str:
 
 
 def _rating_point_params(condition: list) -> list:
-    return [int(RATING_BLOCK), *condition, *condition]
+    return [RATING_LEVELS - 1, *condition, *condition, *rating_run_sizes()]
 
 
 def _rating_points(vendor: str, changes: str) -> str:
     """The statement that adds the rating changes matching ``changes`` (a condition on
-    ``c``, the rating changes) to the rating points; its parameters: the block size, then
-    the condition's twice (:func:`_rating_point_params`).
+    ``c``, the rating changes) to the rating points of every level; its parameters: the
+    coarsest level, the condition's twice, each level's run (:func:`_rating_point_params`).
 
     A change's place in its rating is the number of the rating's changes already folded
-    plus its rank among these by id (the order they were rated); the first change is a
-    block of its own, then every RATING_BLOCK changes make one, cut where the day changes.
-    Each point keeps the last change of its block rated (the highest id): the rating at
-    the end of the run, and its place (``rated``)."""
+    (the games of its coarsest points: every level holds each game once) plus its rank
+    among these by id (the order they were rated); the first change is a block of its own
+    at every level, then every run of the level's size (:func:`rating_run_sizes`) makes
+    one, cut where the day changes. Each point keeps the last change of its block rated
+    (the highest id): the rating at the end of the run, and its place (``rated``)."""
     point, ratings, games = _table(RatingPoint), _table(Rating), _table(Game)
     tournaments = _table(Tournament)
     columns = [
-        "rating_id", "day", "block", "title", "players", "tournament_id", "bot_version_id",
-        "games", "rated", "mu", "sigma", "ordinal", "finished_at", "game_id", "change_id",
+        "rating_id", "level", "day", "block", "title", "players", "tournament_id",
+        "bot_version_id", "games", "rated", "mu", "sigma", "ordinal", "finished_at", "game_id",
+        "change_id",
     ]  # fmt: skip
+    levels = " UNION ALL ".join(f"SELECT {level} AS level, %s AS size"
+                                for level in range(RATING_LEVELS))  # fmt: skip
     later = f"excluded.{P_.change_id} > {point}.{P_.change_id}"
     replaced = ", ".join(
         f"{c} = CASE WHEN {later} THEN excluded.{c} ELSE {point}.{c} END"
@@ -625,13 +642,13 @@ def _rating_points(vendor: str, changes: str) -> str:
     )  # fmt: skip
     return (
         f"INSERT INTO {point} ({_columns(RatingPoint, columns)}) "
-        f"SELECT b.rating_id, b.day, b.block, b.title, b.players, b.tournament_id, "
+        f"SELECT b.rating_id, b.level, b.day, b.block, b.title, b.players, b.tournament_id, "
         f"b.bot_version_id, b.games, b.rated, b.mu, b.sigma, b.ordinal, b.finished_at, "
         f"b.game_id, b.change_id "
         f"FROM (SELECT p.*, COUNT(*) OVER run AS games, MAX(p.place) OVER run AS rated, "
         f"ROW_NUMBER() OVER (run ORDER BY p.change_id DESC) AS latest "
-        f"FROM (SELECT n.*, CASE WHEN n.place = 1 THEN 0 "
-        f"ELSE 1 + (n.place - 2) / %s END AS block "
+        f"FROM (SELECT n.*, lv.level, CASE WHEN n.place = 1 THEN 0 "
+        f"ELSE 1 + (n.place - 2) / lv.size END AS block "
         f"FROM (SELECT c.{C_.rating_id}, {utc_day(f'g.{G_.finished_at}', vendor)} AS day, t.{T_.title}, "
         f"t.{T_.seats} AS players, r.{R_.tournament_id}, r.{R_.bot_version_id}, c.{C_.mu}, c.{C_.sigma}, c.{C_.ordinal}, "
         f"g.{G_.finished_at}, c.{C_.game_id}, c.{C_.id} AS change_id, COALESCE(f.games, 0) "
@@ -641,12 +658,12 @@ def _rating_points(vendor: str, changes: str) -> str:
         f"JOIN {games} g ON g.{G_.id} = c.{C_.game_id} AND g.{G_.status} = {FINISHED} "
         f"AND g.{G_.finished_at} IS NOT NULL "
         f"LEFT JOIN (SELECT {P_.rating_id} AS rating_id, CAST(SUM({P_.games}) AS BIGINT) AS games "
-        f"FROM {point} WHERE {P_.rating_id} IN (SELECT c.{C_.rating_id} "
+        f"FROM {point} WHERE {P_.level} = %s AND {P_.rating_id} IN (SELECT c.{C_.rating_id} "
         f"FROM {_table(RatingChange)} c WHERE {changes}) GROUP BY {P_.rating_id}) f "
         f"ON f.rating_id = c.{C_.rating_id} "
-        f"WHERE {changes}) n) p "
-        f"WINDOW run AS (PARTITION BY p.rating_id, p.day, p.block)) b "
+        f"WHERE {changes}) n CROSS JOIN ({levels}) lv) p "
+        f"WINDOW run AS (PARTITION BY p.rating_id, p.level, p.day, p.block)) b "
         f"WHERE b.latest = 1 "
-        f"ON CONFLICT ({_columns(RatingPoint, ['rating_id', 'day', 'block'])}) DO UPDATE SET "
+        f"ON CONFLICT ({_columns(RatingPoint, ['rating_id', 'level', 'day', 'block'])}) DO UPDATE SET "
         f"{P_.games} = {point}.{P_.games} + excluded.{P_.games}, {replaced}"
     )

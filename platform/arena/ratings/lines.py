@@ -6,9 +6,10 @@ rating after a rating's first game, then after each run of up to ``RATING_BLOCK`
 within a day) and the rating changes written since the last fold, each a point of one
 game. The fold runs on the beat, so the changes past its mark are the last few seconds'
 games: what a line costs follows the points it has, about one per ``RATING_BLOCK`` games,
-not the games played, and no read writes. Given ``most``, the points are thinned in SQL
-before the window that numbers a bot's games (:data:`THINNED`), so the rest never reaches
-Python.
+not the games played, and no read writes. Given ``most``, the points are read at the
+coarsest level that still has about ``most`` of them (:func:`_levels`) and thinned in SQL
+before the window that numbers a bot's games (:data:`THINNED`), so a drawn line reads at
+most about four times the points it draws, however long the history.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from django.db import connection
 
 from arena.bots.models import Bot, BotVersion
+from arena.games import totals
 from arena.games.models import Game, RatingPoint
 from arena.games.totals import FINISHED, FOLDED_MARK, utc_day
 from arena.sql import build, placeholders
@@ -44,14 +46,20 @@ NAMES = {
 }  # fmt: skip
 
 
-def _points(vendor: str, versions: str) -> str:
-    """The points of the lines of ``versions`` (placeholders: the bots' versions, read
-    first, so that the planner sees how few points they have and reads them from the
-    versions' index; given as a sub-query, it read every point of the title at 60,000
-    points) as rows of RatingPoint's columns: the folded ones and, after them, each rating
-    change above the fold's mark (a parameter, read first too: as a sub-query, the planner
-    could not tell how few changes lie above it and hashed every game) — one game each.
-    Parameters: the versions, the mark, the versions."""
+def _points(vendor: str, levels: list[int], versions: str) -> str:
+    """The points of the lines (the folded ones at the level each bot's versions are read
+    at: for each of ``levels``, how many versions are read at it) and, after them, each
+    rating change of ``versions`` (placeholders) above the fold's mark (a parameter) — one
+    game each — as rows of RatingPoint's columns. The bots' versions and the mark are read
+    first, so that the planner sees how few points and changes they have: given as
+    sub-queries, it read every point of the title at 60,000 points and hashed every game.
+    Parameters: each level and its versions, the mark, the versions."""
+    read = " OR ".join(
+        build("(p.{point.level} = %s AND p.{point.bot_version_id} IN (", **NAMES)
+        + placeholders(count)
+        + "))"
+        for count in levels
+    )
     return build(
         """
         SELECT p.{point.title} AS title, p.{point.players} AS players,
@@ -61,7 +69,7 @@ def _points(vendor: str, versions: str) -> str:
                p.{point.mu} AS mu, p.{point.sigma} AS sigma, p.{point.ordinal} AS ordinal,
                p.{point.games} AS games, p.{point.rated} AS rated
         FROM {point} p
-        WHERE p.{point.bot_version_id} IN ({versions})
+        WHERE READ
         UNION ALL
         SELECT t.{tournament.title}, t.{tournament.seats}, r.{rating.tournament},
                {day}, r.{rating.bot_version}, c.{change.rating}, c.{change.game},
@@ -76,7 +84,34 @@ def _points(vendor: str, versions: str) -> str:
         finished=FINISHED,
         versions=versions,
         **NAMES,
+    ).replace("READ", read)
+
+
+def _levels(versions: dict[int, int], condition: str, params: list, most: int) -> dict:
+    """The versions (``versions``: each one's bot) read at each level of rating points: a
+    bot's at the coarsest level whose runs are no longer than its line's step (its games
+    within ``condition`` over ``most``), so that its line reads at most about
+    ``RATING_LEVEL_FACTOR`` times the points it draws. Its games are counted on the
+    coarsest points (each level holds every folded game once): a few per rating."""
+    sizes = totals.rating_run_sizes()
+    sql = build(
+        """SELECT h.{point.bot_version_id}, CAST(SUM(h.{point.games}) AS BIGINT)
+           FROM {point} h WHERE h.{point.level} = %s AND h.{point.bot_version_id} IN (""",
+        **NAMES,
     )
+    sql += placeholders(len(versions)) + f") AND ({condition}) "
+    sql += build("GROUP BY h.{point.bot_version_id}", **NAMES)
+    games: dict[int, int] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [len(sizes) - 1, *versions, *params])
+        for version, counted in cursor.fetchall():
+            games[versions[version]] = games.get(versions[version], 0) + counted
+    levels: dict[int, list[int]] = {}
+    for version, bot in versions.items():
+        step = -(-games.get(bot, 0) // max(1, most))
+        level = max((n for n, size in enumerate(sizes) if size <= step), default=0)
+        levels.setdefault(level, []).append(version)
+    return levels
 
 
 def _line(points: str, condition: str, dated: bool, thinned: bool) -> str:
@@ -174,16 +209,20 @@ def rating_lines(
     clause, params = condition or ("1 = 1", [])
     if tournament is not None:
         clause, params = f"({clause}) AND h.tournament_id = %s", [*params, tournament]
-    versions = list(BotVersion.objects.filter(bot__in=bots).values_list("pk", flat=True))
+    versions = dict(BotVersion.objects.filter(bot__in=bots).values_list("pk", "bot_id"))
     if not versions:
         return []
-    points = _points(connection.vendor, placeholders(len(versions)))
+    levels = {0: list(versions)} if most is None else _levels(versions, clause, params, most)
+    points = _points(
+        connection.vendor, [len(v) for v in levels.values()], placeholders(len(versions))
+    )
     sql = _line(points, clause, dated, thinned=most is not None)
     kept_params = [] if most is None else [max(1, int(most))] * 2
+    read = [value for level, chosen in levels.items() for value in (level, *chosen)]
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {FOLDED_MARK}")
         mark = cursor.fetchone()[0]
-        cursor.execute(sql, [*versions, mark, *versions, *params, *kept_params])
+        cursor.execute(sql, [*read, mark, *versions, *params, *kept_params])
         names = [c[0] for c in cursor.description]
         rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
     for row in rows:

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from arena.bots.models import BotVersion
 from arena.games import totals
 from arena.games.models import AnalyticsPending, Game, GameSeat, RatingPoint
-from arena.ratings.models import RatingChange
+from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import recompute_ratings
 from dashboards import queries_ratings as q
 from dashboards import tables_ratings
@@ -153,12 +153,36 @@ def test_fold_totals_refuses_a_batch_of_nothing(history):
         call_command("fold_totals", "--batch", "0")
 
 
+POINT = ("rating_id", "day", "block", "games", "rated", "game_id", "ordinal", "tournament_id")
+
+
 def points() -> list[tuple]:
-    return sorted(
-        RatingPoint.objects.values_list(
-            "rating_id", "day", "block", "games", "rated", "game_id", "ordinal", "tournament_id"
-        )
-    )
+    return sorted(RatingPoint.objects.values_list("level", *POINT))
+
+
+def points_at(level: int) -> list[tuple]:
+    return sorted(RatingPoint.objects.filter(level=level).values_list(*POINT))
+
+
+def refold_every_rating() -> None:
+    for tournament in Rating.objects.values_list("tournament_id", flat=True).distinct():
+        totals.refold_ratings(tournament)
+
+
+def test_each_level_of_points_is_the_fold_of_runs_that_many_times_as_long(history, monkeypatch):
+    monkeypatch.setattr(totals, "RATING_BLOCK", 1)
+    refold_every_rating()
+    sizes = totals.rating_run_sizes()
+    assert sizes[:4] == [1, 4, 16, 64]
+    levels = [points_at(level) for level in range(len(sizes))]
+    # Each level holds every folded game once, in fewer points than the level below.
+    for level in levels:
+        assert sum(p[3] for p in level) == RatingChange.objects.count()
+    assert len(levels[0]) > len(levels[1]) > len(levels[2]) > len(levels[3])
+    for level, size in enumerate(sizes[1:4], start=1):
+        monkeypatch.setattr(totals, "RATING_BLOCK", size)
+        refold_every_rating()
+        assert points_at(0) == levels[level], size
 
 
 def test_rating_changes_folded_as_they_are_written_make_the_same_points(history, monkeypatch):
