@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from django.db import connection
 
 from arena.bots.models import Bot, BotVersion
-from arena.games import totals
 from arena.games.models import Game, RatingPoint
-from arena.games.totals import FINISHED, FOLDED_MARK, utc_day
+from arena.games.totals import FINISHED, FOLDED_MARK, rating_run_sizes, utc_day
 from arena.sql import build, placeholders
 from arena.tournaments.models import Tournament
 
@@ -93,7 +92,7 @@ def _levels(versions: dict[int, int], condition: str, params: list, most: int) -
     within ``condition`` over ``most``), so that its line reads at most about
     ``RATING_LEVEL_FACTOR`` times the points it draws. Its games are counted on the
     coarsest points (each level holds every folded game once): a few per rating."""
-    sizes = totals.rating_run_sizes()
+    sizes = rating_run_sizes()
     sql = build(
         """SELECT h.{point.bot_version_id}, CAST(SUM(h.{point.games}) AS BIGINT)
            FROM {point} h WHERE h.{point.level} = %s AND h.{point.bot_version_id} IN (""",
