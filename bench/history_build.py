@@ -240,17 +240,26 @@ def _replicate(ladder, versions: list[int], templates: list[int], copies: Copies
             "queued_at": f"{finished} - interval '2 seconds'",
             "started_at": f"{finished} - interval '1 second'", "finished_at": finished,
             "lease_until": "NULL",
-        }, build("FROM history_copy c JOIN {game} t ON t.{game.id} = c.template", **names), params)  # fmt: skip
+        }, build("FROM history_copy c JOIN {game} t ON t.{game.id} = c.template"
+                 " ORDER BY c.game_id", **names), params)  # fmt: skip
         on_seat = "ON t.{0} = c.template AND t.{1} = c.seat"
+        # Rows in the order the store writes them, a game's after the one before: in the
+        # join's order, the games' and seats' keys went into their indexes out of order and
+        # left their pages two-thirds full (61-66 %, against 90 % in order), which a store
+        # that writes one game at a time never does.
+        in_order = " ORDER BY c.game_id, c.seat"
         _copy(cursor, GameSeat, {
             "id": None, "game_id": "c.game_id", "bot_version_id": "c.version",
-        }, build("FROM history_seat c JOIN {seat} t " + on_seat.format("{seat.game}", "{seat.seat}"), **names), params)  # fmt: skip
+        }, build("FROM history_seat c JOIN {seat} t " + on_seat.format("{seat.game}", "{seat.seat}")
+                 + in_order, **names), params)  # fmt: skip
         _copy(cursor, AnalyticsSeat, {
             "id": None, "game_id": "c.game_id", "tournament_id": "%(ladder)s",
             "bot_version_id": "c.version", "finished_at": finished,
-        }, build("FROM history_seat c JOIN {aseat} t " + on_seat.format("{aseat.game}", "{aseat.seat}"), **names), params)  # fmt: skip
+        }, build("FROM history_seat c JOIN {aseat} t " + on_seat.format("{aseat.game}", "{aseat.seat}")
+                 + in_order, **names), params)  # fmt: skip
         _copy(cursor, AnalyticsFact, {"id": None, "game_id": "c.game_id"},
-              build("FROM history_copy c JOIN {fact} t ON t.{fact.game} = c.template", **names),
+              build("FROM history_copy c JOIN {fact} t ON t.{fact.game} = c.template"
+                    " ORDER BY c.game_id", **names),
               params)  # fmt: skip
         run("INSERT INTO {pending} ({pending.game_id}) SELECT game_id FROM history_copy")
         if copies.lo == 1:  # the ladder's ratings, made once
