@@ -126,7 +126,7 @@ def ratings_figures(page: dict) -> list[Chart]:
                  if page.get("rating_points") == "games" else
                  f"A point is the rating after the last game of a run of up to {RATING_BLOCK} "
                  "of one rating's games within a day, or of runs 4, 16, 64… times as long "
-                 "when a bot has played many, so that a line keeps a few hundred points (a "
+                 "when a bot has played many, so that a line keeps about a hundred points (a "
                  "rating's first game is a point of its own; \"games\" in the table says how "
                  "many), so a new version's marker is at its first game."),
               table="rating_history"),

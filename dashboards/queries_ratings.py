@@ -40,7 +40,7 @@ from arena.games.models import (
     SeatedLineupTotal,
     SeatedSeatTotal,
 )
-from arena.ratings.lines import rating_lines
+from arena.ratings.lines import MOST_POINTS, rating_lines
 from arena.ratings.models import Rating, RatingChange
 from arena.sql import build
 
@@ -50,9 +50,9 @@ from .queries import Selection, SelectionError, _option_value, _rows, selection_
 DEFAULT_BOTS = 6
 HEAD_TO_HEAD_BOTS = 12
 MOST_BOTS = 20  # a picker choice beyond this is refused: the figures would not be readable
-# A drawn rating line keeps at most about this many games (and every version change): the
-# cached page is unpickled on every read: 7.5 ms with 500 a line for 6 bots, 4 ms with 200.
-HISTORY_POINTS = 200
+# A drawn rating line keeps about this many points (and every version change), as the
+# pages' do (``arena.ratings.lines.MOST_POINTS``).
+HISTORY_POINTS = MOST_POINTS
 # Score and game-length distributions aim at about this many bins.
 BINS = 30
 # The tables and columns read, named by their models' fields (``arena.sql.build``: no

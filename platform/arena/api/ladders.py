@@ -176,7 +176,7 @@ class LadderViewSet(
         parameters=[OpenApiParameter("bot_id", int, OpenApiParameter.PATH)],
         responses=HistoryPointSerializer(many=True),
         summary="A bot's ladder rating over its games, across its versions (thinned to about "
-        "200 points, every version's first kept)",
+        "100 points, every version's first kept; every game's: ratings/{id}/history/)",
     )
     @action(
         detail=True, methods=["get"], url_path=r"history/(?P<bot_id>\d+)",

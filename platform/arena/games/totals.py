@@ -73,7 +73,7 @@ FOLD_LOCK = 7_316_204
 # make about 20,000 points, and a drawn line reads a few thousand instead of every game.
 RATING_BLOCK = 50
 # The same points are kept at coarser levels too, level L's runs RATING_LEVEL_FACTOR ** L
-# times as long (50, 200, ... 51,200 games): a line thinned to a few hundred points reads
+# times as long (50, 200, ... 51,200 games): a line thinned to about a hundred points reads
 # the level whose runs are just shorter than its step, so at most about four times the
 # points it draws, however many games its bots played (arena.ratings.lines).
 RATING_LEVELS = 6

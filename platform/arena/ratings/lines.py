@@ -26,8 +26,12 @@ from arena.tournaments.models import Tournament
 
 from .models import Rating, RatingChange
 
-# A drawn line keeps about this many points (and each rating's first and last).
-MOST_POINTS = 200
+# A drawn line keeps about this many points (and each rating's first and last): one every 4
+# to 11 pixels of the 350-1,100 the charts are wide, on a phone or a desktop. A line's
+# points are most of what a rating chart costs once its bots have played thousands of
+# games; 200 a line had the pages and dashboards that draw them 2-3.5 times slower at 1 M
+# games than at 10 k (docs/performance.md). Every game's rating is in the API.
+MOST_POINTS = 100
 
 COLUMNS = (
     "bot_id", "bot", "bot_version_id", "version", "tournament_id", "game_id", "finished_at",
