@@ -438,6 +438,11 @@ class _Filters(models.Model):
 
 
 FILTER_COLUMNS = ["title", "players", "tournament_id", "bot_version_id", "day", "seat"]
+# The same columns in the order of the totals' unique keys (their indexes): what every read
+# names first, the title and then the day (ALL_DAYS when it chose no dates), so that a read
+# seeks to its days' rows however many days the history holds. With the day after the
+# tournament, a read of every tournament scanned every day's rows (bench/history.py).
+FILTER_KEY = ["title", "day", "players", "tournament_id", "bot_version_id", "seat"]
 # Every total keeps, beside each day's rows, the same rows summed over every day under this
 # day (arena.games.totals folds both): a selection without dates reads those, and costs
 # the rows of one day whether the history holds one day or a year of them
@@ -459,7 +464,7 @@ class AnalyticsSeatTotal(_Filters):
     bot_games = models.BigIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=FILTER_COLUMNS, name="aseattotal_key")]
+        constraints = [models.UniqueConstraint(fields=FILTER_KEY, name="aseattotal_key")]
 
 
 class AnalyticsFactTotal(_Filters):
@@ -481,7 +486,7 @@ class AnalyticsFactTotal(_Filters):
         # Figures read a title's kinds first.
         constraints = [
             models.UniqueConstraint(
-                fields=["title", "kind", *FILTER_COLUMNS[1:], "subject", "detail"],
+                fields=["title", "kind", *FILTER_KEY[1:], "subject", "detail"],
                 name="afacttotal_key",
             )
         ]
@@ -501,7 +506,7 @@ class AnalyticsGameFactTotal(_Filters):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["title", "kind", *FILTER_COLUMNS[1:], "subject", "score"],
+                fields=["title", "kind", *FILTER_KEY[1:], "subject", "score"],
                 name="agamefacttotal_key",
             )
         ]
@@ -533,6 +538,7 @@ class _GameFilters(models.Model):
 
 
 GAME_FILTER_COLUMNS = ["title", "players", "tournament_id", "day"]
+GAME_FILTER_KEY = ["title", "day", "players", "tournament_id"]  # as FILTER_KEY
 
 
 class _SeatCounts(models.Model):
@@ -598,9 +604,7 @@ PAIR_KEY, LINEUP_KEY = ["bot_a", "bot_b"], ["bots"]
 class GameSeatTotal(_GameFilters, _SeatCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, *SEAT_KEY], name="gameseattotal_key"
-            )
+            models.UniqueConstraint(fields=[*GAME_FILTER_KEY, *SEAT_KEY], name="gameseattotal_key")
         ]
 
 
@@ -608,7 +612,7 @@ class GameLengthTotal(_GameFilters, _LengthCounts):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, *LENGTH_KEY], name="gamelengthtotal_key"
+                fields=[*GAME_FILTER_KEY, *LENGTH_KEY], name="gamelengthtotal_key"
             )
         ]
 
@@ -617,7 +621,9 @@ class HeadToHeadTotal(_GameFilters, _PairCounts):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, *PAIR_KEY], name="headtoheadtotal_key"
+                # the pairs before the player count: a read names its bots' pairs
+                fields=[*GAME_FILTER_KEY[:2], *PAIR_KEY, *GAME_FILTER_KEY[2:]],
+                name="headtoheadtotal_key",
             )
         ]
 
@@ -625,9 +631,7 @@ class HeadToHeadTotal(_GameFilters, _PairCounts):
 class LineupTotal(_GameFilters, _LineupCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=[*GAME_FILTER_COLUMNS, *LINEUP_KEY], name="lineuptotal_key"
-            )
+            models.UniqueConstraint(fields=[*GAME_FILTER_KEY, *LINEUP_KEY], name="lineuptotal_key")
         ]
 
 
@@ -647,33 +651,36 @@ class _Seated(_GameFilters):
 
 
 SEATED_COLUMNS = ["seated_version_id", "first_of_bot", *GAME_FILTER_COLUMNS]
+SEATED_KEY = ["seated_version_id", "first_of_bot", *GAME_FILTER_KEY]
 
 
 class SeatedSeatTotal(_Seated, _SeatCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *SEAT_KEY], name="seatedseat_key")
+            models.UniqueConstraint(fields=[*SEATED_KEY, *SEAT_KEY], name="seatedseat_key")
         ]
 
 
 class SeatedLengthTotal(_Seated, _LengthCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *LENGTH_KEY], name="seatedlength_key")
+            models.UniqueConstraint(fields=[*SEATED_KEY, *LENGTH_KEY], name="seatedlength_key")
         ]
 
 
 class SeatedHeadToHeadTotal(_Seated, _PairCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *PAIR_KEY], name="seatedpair_key")
+            models.UniqueConstraint(
+                fields=[*SEATED_KEY[:4], *PAIR_KEY, *SEATED_KEY[4:]], name="seatedpair_key"
+            )
         ]
 
 
 class SeatedLineupTotal(_Seated, _LineupCounts):
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=[*SEATED_COLUMNS, *LINEUP_KEY], name="seatedlineup_key")
+            models.UniqueConstraint(fields=[*SEATED_KEY, *LINEUP_KEY], name="seatedlineup_key")
         ]
 
 
