@@ -25,7 +25,8 @@ The store: ``--stores`` games of the Citadels ladder drawn by its matchmaking, p
 in-process and stored by ``store_game_result``, whose worker Python (``process_time``) and
 PostgreSQL backend CPU (/proc, in ns) per game are printed, then the same of the
 beat's fold of those games into the totals, and the sums' ratio to the same at 10 k (kept in ``var/bench/history-10000.json`` by a 10 k run, so that
-``--games N`` compares with it). Bytes per game: every table's, its indexes' and TOAST's
+``--games N`` compares with it; ``bench/history_store.py`` times the two sizes in turns in
+one run, which a shared machine's drift between runs does not move). Bytes per game: every table's, its indexes' and TOAST's
 size (``pg_total_relation_size``) divided by the finished games. Its last line:
 
     history: <games> games, <bytes> bytes/game, slowest read p95 <ms> ms (<read>), store <ratio>x of 10k
@@ -243,7 +244,7 @@ def _child(games: int, repeat: int, stores: int, out: Path, kept: Path, how: str
     # The heap as a web process has it when it serves (arena/wsgi.py).
     freeze_web_heap()
     reads, csv_whole = _time_reads(built, repeat)
-    store = _time_store(built["ladders"]["citadels"], stores)
+    store = time_store(built["ladders"]["citadels"], stores)
     out.write_text(json.dumps({
         "games": finished, "build_s": build_s, "fold_s": fold_s, "reads": reads,
         "store": store, "csv_whole": csv_whole, "tables": tables, "bytes_per_game": size / finished,
@@ -402,7 +403,7 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def _time_store(ladder_id: int, stores: int) -> dict:
+def time_store(ladder_id: int, stores: int) -> dict:
     """Store ``stores`` of the ladder's own games (its matchmaking draws them); the worker's
     Python and its PostgreSQL backend's CPU per store."""
     from django.test import override_settings
