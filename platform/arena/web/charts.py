@@ -17,8 +17,10 @@ MOST_POINTS = 500
 # A rating's decimals in a chart's figure (hovers show two): with the floats' 17 digits the
 # tournament page's rating figure was 49 KB at 1 M games, not 35, on every phone's visit.
 ROUNDED = 3
-# The most bots a tournament's rating chart draws (the best-rated first).
-TOURNAMENT_LINES = 12
+# The most bots a tournament's rating chart draws (the best-rated first), as a ladder's page
+# draws (CHART_BOTS): twelve lines in a chart half a desktop wide reused two of the
+# template's ten colours, and each line's points are most of what the page costs at 1 M.
+TOURNAMENT_LINES = 8
 SMALL = {"height": 340, "margin": {"l": 55, "r": 15, "t": 20, "b": 50}}  # two side by side
 
 
