@@ -158,7 +158,7 @@ STANDING_CELLS = (
 def standings_body(rows: list[dict]) -> str:
     """The standings table's rows (:func:`standing_rows`) as HTML, each cell escaped as the
     template escaped it: the template's loop over a ladder's 200 rows took 8-12 ms of its
-    tournament page, this 3 (bench/history.py), as for the charts' tables
+    tournament page's render, this 3 (docs/performance.md), as for the charts' tables
     (``arena.web.plots.Chart.body``)."""
     return format_html_join("", STANDING_ROW, ([r[c] for c in STANDING_CELLS] for r in rows))
 
