@@ -157,6 +157,12 @@ class GameFilter(StrictFilterSet):
             versions = versions.filter(pk=version)
         return list(versions.order_by("pk").values_list("pk", flat=True))
 
+    @classmethod
+    def only_seated(cls, params) -> bool:
+        """Whether ``params`` give no filter but bot and version: the games seating their
+        versions (:meth:`seated_versions`) are then exactly the filtered games."""
+        return set(params) & set(cls.base_filters) <= {"bot", "version"}
+
     def with_bot(self, games, name, value):
         versions = BotVersion.objects.filter(bot_id=value)
         first = versions.annotate(first=_first_game(OuterRef("pk"))).aggregate(Min("first"))

@@ -525,7 +525,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ArenaViewSet
     def csv(self, request):
         games = self.filter_queryset(Game.objects.order_by("id"))
         seated = GameFilter.seated_versions(request.query_params)
-        return exports.games_csv(games, "games.csv", seated)
+        only = GameFilter.only_seated(request.query_params)
+        return exports.games_csv(games, "games.csv", seated, only_seated=only)
 
 
 class RecordKeyView(generics.GenericAPIView):
