@@ -333,8 +333,9 @@ def ratings_queries(sel, repeat: int, label: str = "ratings page") -> None:
     from dashboards import queries_ratings as q
     from dashboards import tables_ratings
 
-    played = q.bot_games(q.seat_counts(sel))
-    drawn = tables_ratings.chosen_bots(sel, played, q.DEFAULT_BOTS)
+    seats = q.seat_counts(sel)
+    played = q.bot_games(seats)
+    drawn = tables_ratings.chosen_bots(sel, seats, played, q.DEFAULT_BOTS)
     met = drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])
     steps = {
         "games_in": lambda: q.games_in(sel),

@@ -89,7 +89,7 @@ BOTS_FILTER = OpenApiParameter(
     style="form",
     explode=True,
     description=f"bot ids whose ratings are drawn (repeat; at most {MOST_BOTS}); none: the "
-    "bots with the most games",
+    "bot filter's bot, else the bot version filter's bot, else the bots with the most games",
 )
 TYPED_FILTERS = ("tournament", "bot", "bot_version", "players", "since", "until")
 

@@ -46,7 +46,8 @@ PAGES = {
         "Ratings and bots: who is strong, who beats whom, who faults",
         None,
         "μ − 3σ is the rating the standings rank by: a bot is at least this strong with high "
-        "confidence. Choose bots with the picker (none chosen: the bots with the most games). "
+        "confidence. Choose bots with the picker (none chosen: the filtered bot or bot "
+        "version's bot, else the bots with the most games). "
         "A fault is a seat that faulted or was disqualified.",
         picks_bots=True,
     ),

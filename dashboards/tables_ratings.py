@@ -10,13 +10,16 @@ from engine.core.stats import wilson_interval
 from . import queries_ratings as q
 
 
-def chosen_bots(sel, played: list[dict], most: int) -> tuple[int, ...]:
-    """The bots the picker chose, else the selection's bot filter, else the ``most`` bots
-    with the most seat-games in the selection."""
+def chosen_bots(sel, seats: list[dict], played: list[dict], most: int) -> tuple[int, ...]:
+    """The bots the picker chose, else the bot filter's bot, else the bot of the bot-version
+    filter's version (from ``seats``, :func:`q.seat_counts`: none if it sat in no game of
+    the selection), else the ``most`` bots with the most seat-games in the selection."""
     if getattr(sel, "bots", ()):
         return tuple(sel.bots)
     if sel.bot is not None:
         return (sel.bot,)
+    if sel.bot_version is not None:
+        return tuple({r["bot_id"] for r in seats if r["bot_version_id"] == sel.bot_version})
     return tuple(r["bot_id"] for r in played[:most])
 
 
@@ -26,7 +29,7 @@ def ratings(sel) -> dict:
     seats, lengths = q.seat_counts(sel), q.length_counts(sel)  # each read once
     played = q.bot_games(seats)
     names = {r["bot_id"]: f"{r['owner']}/{r['bot']}" for r in played}
-    drawn = chosen_bots(sel, played, q.DEFAULT_BOTS)
+    drawn = chosen_bots(sel, seats, played, q.DEFAULT_BOTS)
     history = [_history_row(r, names) for r in q.rating_history(sel, drawn, most=q.HISTORY_POINTS)]
     matched = (
         drawn if len(drawn) >= 2 else tuple(r["bot_id"] for r in played[: q.HEAD_TO_HEAD_BOTS])

@@ -286,6 +286,23 @@ def test_version_changes_mark_a_new_versions_first_game():
     ]
 
 
+def test_a_bot_or_version_filter_draws_that_bots_line(history):
+    seat = GameSeat.objects.filter(game__tournament__title="citadels").select_related(
+        "bot_version"
+    )[0]
+    bot = seat.bot_version.bot_id
+    for sel in (
+        RatingsSelection("citadels", bot=bot),
+        RatingsSelection("citadels", bot_version=seat.bot_version_id),
+    ):
+        page = tables.page("ratings", sel)
+        assert [r["bot_id"] for r in page["bots"] if r["drawn"]] == [bot], sel
+        assert {r["bot_id"] for r in page["rating_history"]} == {bot}, sel
+        assert len(page["bots"]) > 1  # the other bots of its games are listed, not drawn
+    never = RatingsSelection("citadels", bot_version=seat.bot_version_id, until=dt.date(2000, 1, 1))
+    assert tables.page("ratings", never)["rating_history"] == []
+
+
 def test_the_page_draws_the_chosen_bots_and_is_cached_until_a_game_is_rated(history):
     sel = RatingsSelection("citadels")
     page = tables.page("ratings", sel)
