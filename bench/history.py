@@ -35,6 +35,7 @@ size (``pg_total_relation_size``) divided by the finished games. Its last line:
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -329,10 +330,15 @@ def _dashboards(built: dict) -> dict[str, tuple[str, dict]]:
     }
 
 
-def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
+def read_calls(built: dict) -> dict[str, tuple]:
+    """Each read by name: what its uncached timing calls, and what its cached one calls
+    (the same but for the dashboards, whose uncached timing calls their queries, not the
+    page's cache). The caller clears the site's cache before an uncached timing."""
     from django.contrib.auth import get_user_model
-    from django.core.cache import cache
+    from django.http import QueryDict
     from django.test import Client
+
+    from dashboards import tables
 
     staff = get_user_model().objects.filter(username="history-staff").first()
     staff = staff or get_user_model().objects.create_user("history-staff", is_staff=True)
@@ -340,29 +346,45 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
     # session and user: two queries more, cached or not).
     anonymous, client = Client(HTTP_HOST="localhost"), Client(HTTP_HOST="localhost")
     client.force_login(staff)
-    from django.http import QueryDict
-
-    from dashboards import tables
-
-    urls = _reads(built)
-    reads = {
-        name: (lambda url=url, name=name, most=CSV_ROWS if name == CSV_READ else None:
-               _get(client if url.startswith("/staff/") else anonymous, url, name, most))
-        for name, url in urls.items()
-    }  # fmt: skip
-    uncached_reads = {}
+    calls = {}
+    for name, url in _reads(built).items():
+        most = CSV_ROWS if name == CSV_READ else None
+        who = client if url.startswith("/staff/") else anonymous
+        read = functools.partial(_get, who, url, name, most)
+        calls[name] = (read, read)
     for name, (page, params) in _dashboards(built).items():
         query = QueryDict(mutable=True)
         query.update({k: str(v) for k, v in params.items()})
         sel = tables.selection(page, query, None)
-        reads[name] = lambda page=page, sel=sel: tables.page(page, sel)
-        uncached_reads[name] = lambda page=page, sel=sel: tables.PAGE_TABLES[page](sel)
+        calls[name] = (
+            lambda page=page, sel=sel: tables.PAGE_TABLES[page](sel),
+            lambda page=page, sel=sel: tables.page(page, sel),
+        )
+    return calls
+
+
+def time_uncached(read, repeat: int) -> list[float]:
+    """``repeat`` timings (ms) of ``read`` with the site's cache cleared before each."""
+    from django.core.cache import cache
+
+    found = []
+    for _ in range(repeat):
+        cache.clear()
+        found.append(_ms(read))
+    return found
+
+
+def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
+    from django.core.cache import cache
+    from django.test import Client
+
+    calls = read_calls(built)
     found = {}
-    for name, read in reads.items():
+    for name, (uncached_read, read) in calls.items():
         uncached, cached = [], []
         for _ in range(repeat):
             cache.clear()
-            uncached.append(_ms(uncached_reads.get(name, read)))
+            uncached.append(_ms(uncached_read))
             read()  # fills the cache
             cached.append(_ms(read))
         found[name] = {
@@ -370,7 +392,7 @@ def _time_reads(built: dict, repeat: int) -> dict[str, dict]:
             "cached_p95": _p95(cached), "cached_median": statistics.median(cached),
         }  # fmt: skip
     started = time.perf_counter()
-    rows = _get(anonymous, urls[CSV_READ], CSV_READ)
+    rows = _get(Client(HTTP_HOST="localhost"), _reads(built)[CSV_READ], CSV_READ)
     whole = 1000 * (time.perf_counter() - started)
     return found, {"rows": rows, "ms": whole}
 
