@@ -23,42 +23,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVER = "postgres://postgres@127.0.0.1:5432"
+import history_turns as turns
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", type=int, default=10_000)
-    parser.add_argument("--large", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=10)
+    turns.size_arguments(parser)
     parser.add_argument("--repeat", type=int, default=3, help="timings a read, round and size")
-    parser.add_argument("--database", help="as bench/history.py's --database")
     args = parser.parse_args()
-    own = os.environ.get("ARENA_DATABASE_URL", "").rsplit("/", 1)[-1] or "arena"
-    prefix = args.database or own + "_history_bench"
     sizes = (args.small, args.large)
-    children = {games: _start(f"{prefix}_{games}") for games in sizes}
+    children = turns.start(__file__, args)
     try:
-        names = _ask(children[args.small], "names")["names"]
+        names = turns.ask(children[args.small], "names")["names"]
         timings = {games: {name: [] for name in names} for games in sizes}
         turn = 0
         for _ in range(args.rounds):
             for name in names:
                 for games in sizes if turn % 2 == 0 else sizes[::-1]:
-                    answer = _ask(children[games], json.dumps([name, args.repeat]))
+                    answer = turns.ask(children[games], json.dumps([name, args.repeat]))
                     timings[games][name] += answer["ms"]
                 turn += 1
     finally:
-        for child in children.values():
-            child.stdin.close()
-            child.wait()
+        turns.stop(children)
     small, large = args.small, args.large
     print(f"{'read':<44} {'p95 ' + _short(small):>10} {_short(large):>9} {'ratio':>6}"
           f" {'median ' + _short(small):>12} {_short(large):>9} {'ratio':>6}")  # fmt: skip
@@ -82,55 +71,28 @@ def _short(games: int) -> str:
     return f"{games // 1_000_000} M" if games % 1_000_000 == 0 else f"{games // 1000} k"
 
 
-def _ask(child: subprocess.Popen, line: str) -> dict:
-    child.stdin.write(line + "\n")
-    child.stdin.flush()
-    answer = child.stdout.readline()
-    if not answer:
-        raise SystemExit("a database's process ended (see its error above)")
-    return json.loads(answer)
-
-
-def _start(database: str) -> subprocess.Popen:
-    built = ROOT / "var" / "bench" / f"history-built-{database}.json"
-    if not built.exists():
-        raise SystemExit(f"no kept build of {database} ({built}): bench/history.py --keep first")
-    env = {
-        **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
-        "ARENA_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "arena.settings",
-    }  # fmt: skip
-    return subprocess.Popen(
-        [sys.executable, __file__, "--child", str(built)],
-        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def _child(built: Path) -> None:
-    """Answer ``names`` with the reads' names, and each ``[name, repeat]`` with that many
-    uncached timings of the read, a line of JSON each."""
-    sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
-    import django
-
-    django.setup()
+def _time(line: str, built: dict, state: dict) -> dict:
+    """``names``: the reads' names; ``[name, repeat]``: that many uncached timings of the
+    read, after one untimed (what the other size's turn may have left cold)."""
     from bench.history import read_calls, time_uncached
 
-    calls = read_calls(json.loads(built.read_text()))
-    for line in sys.stdin:
-        if line.strip() == "names":
-            print(json.dumps({"names": list(calls)}), flush=True)
-            continue
-        name, repeat = json.loads(line)
-        calls[name][0]()  # a first read, untimed: what the other size's turn left cold
-        print(json.dumps({"ms": time_uncached(calls[name][0], repeat)}), flush=True)
+    if "calls" not in state:
+        state["calls"] = read_calls(built)
+    calls = state["calls"]
+    if line == "names":
+        return {"names": list(calls)}
+    name, repeat = json.loads(line)
+    calls[name][0]()
+    return {"ms": time_uncached(calls[name][0], repeat)}
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        _child(Path(sys.argv[2]))
+        turns.serve(_time)
     else:
         sys.exit(main())

@@ -21,44 +21,27 @@ the same for the fold, and the ratios. Its last line:
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVER = "postgres://postgres@127.0.0.1:5432"
+import history_turns as turns
+
 COSTS = ("python_ms", "postgres_ms", "fold_python_ms", "fold_postgres_ms")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--small", type=int, default=10_000)
-    parser.add_argument("--large", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=10)
+    turns.size_arguments(parser)
     parser.add_argument("--stores", type=int, default=20, help="games stored a round and size")
-    parser.add_argument("--database", help="as bench/history.py's --database")
     args = parser.parse_args()
-    own = os.environ.get("ARENA_DATABASE_URL", "").rsplit("/", 1)[-1] or "arena"
-    prefix = args.database or own + "_history_bench"
     sizes = (args.small, args.large)
-    children = {games: _start(f"{prefix}_{games}") for games in sizes}
+    children = turns.start(__file__, args)
     spent = {games: dict.fromkeys(COSTS, 0.0) | {"games": 0, "folded": 0} for games in sizes}
     try:
         for round_ in range(args.rounds):
             for games in sizes if round_ % 2 == 0 else sizes[::-1]:
-                child = children[games]
-                child.stdin.write(f"{args.stores}\n")
-                child.stdin.flush()
-                line = child.stdout.readline()
-                if not line:
-                    raise SystemExit(f"the {games} games' process ended (see its error above)")
-                _add(spent[games], json.loads(line))
+                _add(spent[games], turns.ask(children[games], str(args.stores)))
     finally:
-        for child in children.values():
-            child.stdin.close()
-            child.wait()
+        turns.stop(children)
     per_game = {games: _per_game(spent[games]) for games in sizes}
     for games in sizes:
         cost = per_game[games]
@@ -77,20 +60,6 @@ def main() -> int:
     return 0
 
 
-def _start(database: str) -> subprocess.Popen:
-    built = ROOT / "var" / "bench" / f"history-built-{database}.json"
-    if not built.exists():
-        raise SystemExit(f"no kept build of {database} ({built}): bench/history.py --keep first")
-    env = {
-        **os.environ, "ARENA_DATABASE_URL": f"{SERVER}/{database}", "ARENA_DEBUG": "false",
-        "ARENA_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "arena.settings",
-    }  # fmt: skip
-    return subprocess.Popen(
-        [sys.executable, __file__, "--child", str(built)],
-        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-
 def _add(total: dict, round_: dict) -> None:
     """Add one round's costs (per game) to the sums of all rounds (per all games)."""
     total["games"] += round_["games"]
@@ -107,21 +76,15 @@ def _per_game(total: dict) -> dict:
     }
 
 
-def _child(built: Path) -> None:
-    """Store and fold as many games as each line of stdin says; a line of JSON for each."""
-    sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
-    import django
-
-    django.setup()
+def _store(line: str, built: dict, state: dict) -> dict:
+    """Store and fold as many games as ``line`` says."""
     from bench.history import time_store
 
-    ladder = json.loads(built.read_text())["ladders"]["citadels"]
-    for line in sys.stdin:
-        print(json.dumps(time_store(ladder, int(line))), flush=True)
+    return time_store(built["ladders"]["citadels"], int(line))
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        _child(Path(sys.argv[2]))
+        turns.serve(_store)
     else:
         sys.exit(main())
