@@ -4,6 +4,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,16 @@ def bot_processes(marker: str) -> list[int]:
             if marker.encode() in cmdline and state != "Z":
                 found.append(int(entry))
     return found
+
+
+def wait_until(condition, seconds: float) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (polled every 50 ms)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def wait_for_bots(marker: str, count: int) -> None:

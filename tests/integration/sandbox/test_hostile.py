@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from workers import cgroups, watchdog
 from workers.match import Match, SeatSpec, run_match, validate_bot
 from workers.sandbox import children_of, sandbox_uids
 
-from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes
+from .conftest import BOTS, LIMITS, NEIGHBOUR_LIMITS, REPO, bot_processes, wait_until
 
 pytestmark = pytest.mark.sandbox
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -205,7 +204,7 @@ def test_a_bot_that_tries_to_outlive_its_runner_dies_when_workers_play_is_killed
     # the bot and its daemon are up (the bot never answers), then the runner dies
     assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
     # (the processes seen may be bubblewrap's own, before the runner let the bot go)
-    assert wait_until(lambda: any(b"watchdog" in cmdline(p) for p in children_of(runner.pid)), 10)
+    assert watchdog_started(runner)
     watchdogs = [p for p in children_of(runner.pid) if b"watchdog" in cmdline(p)]
     assert len(watchdogs) == 1
     runner.kill()
@@ -245,7 +244,7 @@ def test_a_runner_that_dies_mid_game_has_its_sandboxes_journaled_for_their_seats
         env=dict(os.environ, ARENA_WATCHDOG_JOURNAL=str(journal)),
     )
     assert wait_until(lambda: len(bot_processes(f"/bot/{marker}")) >= 2, 30)
-    assert wait_until(lambda: any(b"watchdog" in cmdline(p) for p in children_of(runner.pid)), 10)
+    assert watchdog_started(runner)
     runner.kill()  # mid-game: the bot never answers
     runner.wait()
     assert wait_until(lambda: bot_processes(f"/bot/{marker}") == [], 10)
@@ -264,18 +263,15 @@ def test_the_attempts_to_outlive_the_game_are_refused_and_recorded(start, privat
     assert wait_until(lambda: sandbox_groups() == [], 10)
 
 
+def watchdog_started(runner) -> bool:
+    """Whether the runner's watchdog is up within a minute. It starts with the first bot's
+    sandbox (workers.sandbox); a CI run under heavy I/O wait did not see it within 10 s."""
+    return wait_until(lambda: any(b"watchdog" in cmdline(p) for p in children_of(runner.pid)), 60)
+
+
 def play_one_decision_bot(bot):
     seats = [SeatSpec("process", "hostile", str(bot)), SeatSpec("builtin", "random")]
     return run_match(TOY, seats, seed=3, limits=LIMITS.replace(max_faults=1))
-
-
-def wait_until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def node_bot(directory, attempt: str):

@@ -21,6 +21,7 @@ from .conftest import (
     players_for,
     real_titles,
     wait_for_bots,
+    wait_until,
 )
 
 pytestmark = pytest.mark.sandbox
@@ -112,14 +113,21 @@ def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
     shutil.copy(BOTS / "silent.py", bot)
     title = real_titles()[0] if real_titles() else pytest.fail("needs a real title")
     runner = subprocess.Popen(
-        [sys.executable, "-m", "workers.play", "--title", title, "--bot", str(bot),
-         "--vs", ",".join([str(bot)] + ["random"] * (players_for(title) - 2)),
+        # faulthandler: where the runner is, should it not stop (once in a CI run, it did
+        # not within 180 s)
+        [sys.executable, "-X", "faulthandler", "-m", "workers.play", "--title", title,
+         "--bot", str(bot), "--vs", ",".join([str(bot)] + ["random"] * (players_for(title) - 2)),
          "--decision-ms", "60000", "--games", "1"],
         cwd=REPO, start_new_session=True, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     wait_for_bots(f"/bot/{marker}.py", 2)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
     os.killpg(runner.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
-    assert runner.wait(timeout=180) == 130
-    assert "workers.play: interrupted" in runner.stderr.read()
-    assert bot_processes(f"/bot/{marker}.py") == []
+    try:
+        _, stderr = runner.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        runner.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack
+        pytest.fail("the runner did not stop:\n" + runner.communicate()[1])
+    assert runner.returncode == 130
+    assert "workers.play: interrupted" in stderr
+    assert wait_until(lambda: bot_processes(f"/bot/{marker}.py") == [], 10)
