@@ -20,7 +20,9 @@ import argparse
 import itertools
 import json
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,11 +128,22 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"workers.play: error: {err}", file=sys.stderr)
         return 2
+    _stop_on_ctrl_c()
     try:
         return _play(plan)
     except KeyboardInterrupt:  # the runner has already killed every bot of the game
         print("\nworkers.play: interrupted", file=sys.stderr)
         return 130
+
+
+def _stop_on_ctrl_c() -> None:
+    """Ctrl-C stops the games however this was started. A process inherits SIGINT ignored
+    or blocked from whoever started it (a shell's background job ignores it), and Python
+    then never raises KeyboardInterrupt: once in a CI run, a runner sent SIGINT went on
+    waiting for its bot's 60 s decision."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _play(plan: dict) -> int:

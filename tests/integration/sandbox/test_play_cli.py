@@ -107,18 +107,29 @@ def test_no_sandbox_runs_but_warns(toy, capsys):
     assert "WITHOUT isolation" in capsys.readouterr().err
 
 
-def test_ctrl_c_stops_the_runner_and_every_bot(private_dir):
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _block_sigint() -> None:
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+# As a terminal starts it, and as a shell's background job (SIGINT ignored) or a parent
+# that blocked SIGINT do: the runner inherits either, and Ctrl-C must still stop it.
+@pytest.mark.parametrize("started", [None, _ignore_sigint, _block_sigint])
+def test_ctrl_c_stops_the_runner_and_every_bot(private_dir, started):
     marker = f"interrupted_{os.getpid()}"
     bot = private_dir / f"{marker}.py"
     shutil.copy(BOTS / "silent.py", bot)
     title = real_titles()[0] if real_titles() else pytest.fail("needs a real title")
     runner = subprocess.Popen(
-        # faulthandler: where the runner is, should it not stop (once in a CI run, it did
-        # not within 180 s)
+        # faulthandler: where the runner is, should it not stop
         [sys.executable, "-X", "faulthandler", "-m", "workers.play", "--title", title,
          "--bot", str(bot), "--vs", ",".join([str(bot)] + ["random"] * (players_for(title) - 2)),
          "--decision-ms", "60000", "--games", "1"],
         cwd=REPO, start_new_session=True, stderr=subprocess.PIPE, text=True,
+        preexec_fn=started,
     )  # fmt: skip
     wait_for_bots(f"/bot/{marker}.py", 2)
     assert len(bot_interpreters(f"/bot/{marker}.py")) == 2  # both bots are playing
