@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = "postgres://postgres@127.0.0.1:5432"
 
 
-def size_arguments(parser: argparse.ArgumentParser, rounds: int = 10) -> None:
+def size_arguments(parser: argparse.ArgumentParser) -> None:
     """The two sizes, the rounds and the databases' names, as every such bench takes them."""
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--large", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--database", help="as bench/history.py's --database")
 
 
