@@ -6,15 +6,15 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
-from django.utils.html import format_html_join
 from django.views.decorators.http import require_POST
 
 import engine
 from arena.bots.models import BotVersion
 from arena.games.models import Game, GameSeat
-from arena.ratings.models import Rating
+from arena.ratings.standings import Standing
+from arena.ratings.standings import standings as read_standings
 from arena.web import charts
-from arena.web.text import fixed, url_former
+from arena.web.text import fixed, html_rows, url_former
 
 from . import services
 from .forms import TournamentForm
@@ -100,23 +100,12 @@ class NumberedPaginator(Paginator):
 # built as model instances were most of what remained).
 GAME_COLUMNS = ("id", "number", "status")
 SEAT_COLUMNS = ("game_id", "bot_version__bot__name", "score", "rank", "status")
-# And what the standings show of a rating (its version's label and bot).
-RATING_COLUMNS = (
-    "id", "tournament_id", "bot_version_id", "mu", "sigma", "ordinal", "games", "wins",
-    "faulted_games", "score_total", "bot_version__number", "bot_version__bot__name",
-    "bot_version__bot__title", "bot_version__bot__owner__username",
-)  # fmt: skip
 
 
 def tournament_detail(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     # Read once: the table and the chart both draw from it (a ladder has hundreds).
-    standings = list(
-        Rating.objects.filter(tournament=tournament)
-        .select_related("bot_version__bot__owner")
-        .only(*RATING_COLUMNS)
-        .order_by("-ordinal", "bot_version_id")
-    )
+    standings = read_standings(tournament.pk)
     rows = standing_rows(standings)
     games = tournament.games.order_by("number").values_list(*GAME_COLUMNS)
     page = NumberedPaginator(games, 50).get_page(request.GET.get("page"))
@@ -158,12 +147,12 @@ STANDING_CELLS = (
 def standings_body(rows: list[dict]) -> str:
     """The standings table's rows (:func:`standing_rows`) as HTML, each cell escaped as the
     template escaped it: the template's loop over a ladder's 200 rows took 8-12 ms of its
-    tournament page's render, this 3 (docs/performance.md), as for the charts' tables
+    tournament page's render, this 1 (docs/performance.md), as for the charts' tables
     (``arena.web.plots.Chart.body``)."""
-    return format_html_join("", STANDING_ROW, ([r[c] for c in STANDING_CELLS] for r in rows))
+    return html_rows(STANDING_ROW, ([r[c] for c in STANDING_CELLS] for r in rows))
 
 
-def standing_rows(standings: list[Rating]) -> list[dict]:
+def standing_rows(standings: list[Standing]) -> list[dict]:
     """The standings table's cells as text, written here rather than by the template's
     filters: formatting (localized, value by value) and a URL reversed per row cost most of
     a ladder's tournament page, whose table has a row for each of its hundreds of entrant
@@ -172,7 +161,7 @@ def standing_rows(standings: list[Rating]) -> list[dict]:
     rows = []
     for rank, r in enumerate(standings, start=1):
         rows.append({
-            "rank": str(rank), "url": bot_url(r.bot_version.bot_id), "label": r.bot_version.label,
+            "rank": str(rank), "url": bot_url(r.bot_id), "label": r.label,
             "ordinal": fixed(r.ordinal), "mu": fixed(r.mu), "sigma": fixed(r.sigma),
             "games": str(r.games), "wins": str(r.wins), "average_score": fixed(r.average_score, 1),
             "faulted_games": str(r.faulted_games),

@@ -153,13 +153,13 @@ def tournament_ratings(tournament, standings) -> Chart:
     finished, read by the one reader of rating lines (``arena.ratings.lines``: points of
     runs of games, thinned), so that a ladder's year costs what the chart draws; a new
     version of a bot continues its line. The table: each entrant's final rating, from
-    ``standings`` (the tournament's Rating rows, best first, with their versions and
-    bots). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first, and the table
+    ``standings`` (the tournament's ratings, best first:
+    ``arena.ratings.standings``). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first, and the table
     holds their versions only: a ladder's hundreds of entrants would be a chart nobody
     reads, and its table a copy of the page's standings, which cost the page what it does
     not show."""
     standings = list(standings)
-    entrants = list(dict.fromkeys(r.bot_version.bot_id for r in standings))
+    entrants = list(dict.fromkeys(r.bot_id for r in standings))
     bots = entrants[:TOURNAMENT_LINES]
     points = rating_lines(bots, tournament=tournament.pk, dated=False)
     traces = []
@@ -175,10 +175,10 @@ def tournament_ratings(tournament, standings) -> Chart:
                            "<extra></extra>"))  # fmt: skip
     drawn = set(bots)
     finals = [
-        {"entrant": r.bot_version.label, "games": r.games, "mu": r.mu, "sigma": r.sigma,
+        {"entrant": r.label, "games": r.games, "mu": r.mu, "sigma": r.sigma,
          "ordinal": r.ordinal}
         for r in standings
-        if r.games and r.bot_version.bot_id in drawn
+        if r.games and r.bot_id in drawn
     ]  # fmt: skip
     # A rated game counts in the games of each of its seats' ratings.
     rated = sum(r.games for r in standings) // max(tournament.seats, 1)

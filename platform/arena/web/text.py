@@ -6,12 +6,14 @@ function writes what the filter it replaces showed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import html
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
 # An id no row has, reversed in place of the row's own and replaced by it.
 _MARK = 987654321
@@ -44,3 +46,15 @@ def when(moment: datetime | None) -> str:
     if moment is None:
         return ""
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def html_rows(row: str, rows: Iterable[Sequence]) -> SafeString:
+    """``format_html_join("", row, rows)``: ``row`` (a ``str.format`` string of HTML) once
+    for each row of cells, each cell escaped as the template escapes it. Django's
+    ``conditional_escape`` wraps each call to see whether an argument is a lazy string: for a
+    ladder's 2,000 standings cells that wrapper was most of the table's 3.6 ms."""
+    return mark_safe("".join(row.format(*map(_escaped, cells)) for cells in rows))
+
+
+def _escaped(value) -> str:
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))

@@ -9,6 +9,7 @@ import pytest
 from arena.bots.models import Bot, BotVersion
 from arena.games import totals
 from arena.ratings.models import Rating, RatingChange
+from arena.ratings.standings import standings
 from arena.tournaments.models import Tournament
 from arena.web.charts import bot_charts, thinned, tournament_charts
 
@@ -60,8 +61,8 @@ def test_a_tournament_page_draws_rating_movement_and_seats(client, history):
     assert set(charts) == {"tournament-ratings", "tournament-seats"}
     movement = charts["tournament-ratings"]["data"]
     assert len(movement) == tournament.ratings.count()  # a line per entrant
-    standings = tournament.ratings.select_related("bot_version__bot__owner")
-    chart = {c.key: c for c in tournament_charts(tournament, standings)}["tournament-ratings"]
+    chart = {c.key: c for c in tournament_charts(tournament, standings(tournament.pk))}
+    chart = chart["tournament-ratings"]
     assert chart.games == tournament.games.filter(rated=True).count()
 
 

@@ -10,6 +10,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.games.models import AnalyticsPending, Game, GameSeat
 from arena.ratings.lines import DATED, MOST_POINTS, rating_lines
 from arena.ratings.models import Rating, RatingChange
+from arena.ratings.standings import standings
 from arena.tournaments.leaderboard import leaderboard
 from arena.tournaments.models import Entrant
 from arena.web.charts import TOURNAMENT_LINES
@@ -155,7 +156,7 @@ def test_a_ladders_tournament_page_draws_the_one_readers_thinned_lines(long_hist
     page = client.get(f"/tournaments/{ladder}/")
     assert page.status_code == 200
     (chart,) = [c for c in page.context["charts"] if c.key == "tournament-ratings"]
-    top = page.context["standings"][0].bot_version.bot  # the best-rated are drawn
+    top = Bot.objects.get(pk=page.context["standings"][0].bot_id)  # the best-rated are drawn
     (trace,) = [t for t in chart.figure["data"] if t["name"] == top.name]
     line = rating_lines([top.pk], tournament=ladder)
     assert trace["x"] == [p["game_index"] for p in line]
@@ -180,6 +181,11 @@ def test_a_ladders_tournament_page_lists_every_entrant_and_tables_the_drawn_bots
     ratings = Rating.objects.filter(tournament_id=ladder).order_by("-ordinal", "bot_version_id")
     rows = page.context["standing_rows"]
     assert [r["label"] for r in rows] == [r.bot_version.label for r in ratings]
+    assert [(s.bot_version_id, s.bot_id, s.ordinal, s.games, s.average_score)
+            for s in standings(ladder)] == [
+        (r.bot_version_id, r.bot_version.bot_id, r.ordinal, r.games, r.average_score)
+        for r in ratings
+    ]  # fmt: skip
     assert rows[0]["ordinal"] == f"{ratings[0].ordinal:.2f}"
     assert len(page.context["entrants"]) == Entrant.objects.filter(tournament_id=ladder).count()
     (chart,) = [c for c in page.context["charts"] if c.key == "tournament-ratings"]

@@ -8,9 +8,11 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from arena.web.plots import cells
-from arena.web.text import fixed, percent, url_former, when
+from arena.web.text import fixed, html_rows, percent, url_former, when
 
 
 def _template(source: str, **context) -> str:
@@ -40,6 +42,20 @@ def test_when_writes_what_the_date_filter_writes_in_the_current_time_zone():
         with timezone.override(zone):
             assert when(moment) == _template('{{ m|date:"Y-m-d H:i" }}', m=moment)
     assert when(None) == ""
+
+
+def test_html_rows_writes_what_format_html_join_writes():
+    row = '<tr><td><a href="{}">{}</a></td><td>{}</td></tr>'
+    rows = [
+        ["/bots/1/", "ann/<script>alert('x')</script> v1", 3],
+        ["/bots/2/?a=1&b=2", "quote \" and apostrophe '", None],
+        ["/bots/3/", mark_safe("<b>already safe</b>"), 2.5],
+        ["/bots/4/", "名字 & 字", -0.0],
+    ]
+    written = html_rows(row, rows)
+    assert written == format_html_join("", row, rows)
+    assert "<script>" not in written and hasattr(written, "__html__")
+    assert html_rows(row, []) == ""
 
 
 def test_a_url_former_forms_what_reverse_does():
