@@ -79,10 +79,14 @@ def _p95(values: list[float]) -> float:
 def _time(line: str, built: dict, state: dict) -> dict:
     """``names``: the reads' names; ``[name, repeat]``: that many uncached timings of the
     read, after one untimed (what the other size's turn may have left cold)."""
+    from arena.processes import freeze_web_heap
     from bench.history import read_calls, time_uncached
 
     if "calls" not in state:
         state["calls"] = read_calls(built)
+        # The heap as a web process has it when it serves (arena/wsgi.py): without it, a
+        # full collection walking all of Django now and then took 100 ms of some read.
+        freeze_web_heap()
     calls = state["calls"]
     if line == "names":
         return {"names": list(calls)}
