@@ -8,10 +8,11 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html_join
+from django.utils.html import format_html_join, json_script
 from django.utils.safestring import mark_safe
 
 from arena.web.plots import cells
+from arena.web.templatetags.figures import figure_script
 from arena.web.text import fixed, html_rows, percent, url_former, when
 
 
@@ -56,6 +57,19 @@ def test_html_rows_writes_what_format_html_join_writes():
     assert written == format_html_join("", row, rows)
     assert "<script>" not in written and hasattr(written, "__html__")
     assert html_rows(row, []) == ""
+
+
+def test_figure_script_writes_what_json_script_writes():
+    figure = {
+        "data": [{"name": "</script><script>alert('x')</script> & co", "x": [1, 2.5, None],
+                  "text": ["名字", "\u2028 line", '"quoted"', "a > b < c"]}],
+        "layout": {"title": {"text": "μ − 3σ"}, "when": dt.datetime(2026, 12, 3, tzinfo=dt.UTC)},
+    }  # fmt: skip
+    written = figure_script(figure, "chart-<1>")
+    assert written == json_script(figure, "chart-<1>")
+    assert "</script><script>" not in written and hasattr(written, "__html__")
+    rendered = _template('{% load figures %}{{ f|figure_script:"k" }}', f=figure)
+    assert rendered == _template('{{ f|json_script:"k" }}', f=figure)
 
 
 def test_a_url_former_forms_what_reverse_does():
