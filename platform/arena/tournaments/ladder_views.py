@@ -156,7 +156,7 @@ def challenge_results(ladder, most: int = 20) -> list[dict]:
             "bot_version__bot__name",
             "bot_version__number",
             "game_count",
-        )[:most]  # fmt: skip
+        )[:most]
     )
     ids = [c[0] for c in challenges]
     opponents: dict[int, list[str]] = {pk: [] for pk in ids}
@@ -168,7 +168,7 @@ def challenge_results(ladder, most: int = 20) -> list[dict]:
             "botversion__bot__owner__username",
             "botversion__bot__name",
             "botversion__number",
-        )  # fmt: skip
+        )
     ):
         opponents[pk].append(BotVersion.make_label(owner, name, number))
     games: dict[int, list[tuple]] = {pk: [] for pk in ids}

@@ -153,11 +153,10 @@ def tournament_ratings(tournament, standings) -> Chart:
     finished, read by the one reader of rating lines (``arena.ratings.lines``: points of
     runs of games, thinned), so that a ladder's year costs what the chart draws; a new
     version of a bot continues its line. The table: each entrant's final rating, from
-    ``standings`` (the tournament's ratings, best first:
-    ``arena.ratings.standings``). At most :data:`TOURNAMENT_LINES` bots are drawn, the best first, and the table
-    holds their versions only: a ladder's hundreds of entrants would be a chart nobody
-    reads, and its table a copy of the page's standings, which cost the page what it does
-    not show."""
+    ``standings`` (the tournament's ratings, best first: ``arena.ratings.standings``). At
+    most :data:`TOURNAMENT_LINES` bots are drawn, the best first, and the table holds their
+    versions only: a ladder's hundreds of entrants would be a chart nobody reads, and its
+    table a copy of the page's standings, which cost the page what it does not show."""
     standings = list(standings)
     entrants = list(dict.fromkeys(r.bot_id for r in standings))
     bots = entrants[:TOURNAMENT_LINES]
